@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/**
+ * The environment, parsed once at start into a frozen object (contract §5). Nothing else reads
+ * `process.env`; tests build a Config by hand through `loadConfig({...})`.
+ */
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  readonly version: string;
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseConfig;
+  readonly dataDir: string;
+  readonly publicUrl: string;
+  readonly sessionTtlSeconds: number;
+  readonly mediaMaxBytes: number;
+  readonly bodyLimitBytes: number;
+  readonly webhookTimeoutMs: number;
+  readonly webhookRetryScheduleMs: readonly number[];
+  readonly deployDebounceMs: number;
+  readonly allowPrivateHookTargets: boolean;
+  readonly logLevel: string;
+  /** Trust X-Forwarded-For from the load balancer (needed for per-client login limits behind one). */
+  readonly trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DEFAULT_RETRY_SCHEDULE = '5000,300000,1800000,7200000,18000000,36000000,50400000,72000000,86400000';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = resolve(env.CMS_DATA_DIR || './data');
+
+  let database: DatabaseConfig = { kind: 'sqlite', file: resolve(dataDir, 'cms.sqlite') };
+  const url = env.DATABASE_URL;
+  if (url) {
+    if (/^postgres(ql)?:\/\//.test(url)) database = { kind: 'postgres', url };
+    else if (url.startsWith('sqlite:')) {
+      const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
+      database = { kind: 'sqlite', file: file === ':memory:' ? file : resolve(file) };
+    } else problems.push('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+  }
+
+  let publicUrl = env.CMS_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  try {
+    const parsed = new URL(publicUrl);
+    if (!/^https?:$/.test(parsed.protocol)) throw new Error('scheme');
+    publicUrl = publicUrl.replace(/\/+$/, '');
+  } catch {
+    problems.push(`CMS_PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
+  }
+
+  const schedule = (env.CMS_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE).split(',').map((s) => s.trim());
+  const webhookRetryScheduleMs = schedule.map(Number);
+  if (schedule.some((s) => s === '') || webhookRetryScheduleMs.some((n) => !Number.isInteger(n) || n < 0)) {
+    problems.push('CMS_WEBHOOK_RETRY_SCHEDULE must be comma-separated non-negative integers (milliseconds)');
+  }
+
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const config: Config = {
+    version: packageVersion(),
+    port,
+    host,
+    database,
+    dataDir,
+    publicUrl,
+    sessionTtlSeconds: int('CMS_SESSION_TTL_SECONDS', 604800, 60),
+    mediaMaxBytes: int('CMS_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1),
+    bodyLimitBytes: int('CMS_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024),
+    webhookTimeoutMs: int('CMS_WEBHOOK_TIMEOUT_MS', 15000, 1),
+    webhookRetryScheduleMs,
+    deployDebounceMs: int('CMS_DEPLOY_DEBOUNCE_MS', 10000, 0),
+    allowPrivateHookTargets: bool('CMS_ALLOW_PRIVATE_HOOK_TARGETS', false),
+    logLevel,
+    trustProxy: bool('CMS_TRUST_PROXY', false),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+let cachedVersion: string | undefined;
+function packageVersion(): string {
+  // src/config.ts and dist/config.js both sit one level below package.json.
+  cachedVersion ??= JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+  return cachedVersion ?? '0.0.0';
+}

@@ -1,0 +1,26 @@
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
+
+/**
+ * The few places where SQLite and PostgreSQL differ. Everything else is SQL both run.
+ */
+export type DialectName = 'sqlite' | 'postgres';
+
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** A unique or primary-key violation, in either dialect's words. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Serialise writers that must see a consistent set of rows (e.g. "is this the last admin?").
+ * PostgreSQL locks the parent row until the transaction ends. SQLite needs nothing: it has a single
+ * writer, and better-sqlite3 runs one transaction at a time on its one connection.
+ */
+export async function lockRow(trx: Kysely<any>, table: string, id: string): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await sql`select 1 from ${sql.table(table)} where id = ${id} for update`.execute(trx);
+}

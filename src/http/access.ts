@@ -1,0 +1,65 @@
+/**
+ * Who may call a route: the role table of contract §2, written once. Every /v1 route names one of
+ * these in `config.access`; `installAuth` enforces it and documents it in the OpenAPI document.
+ */
+export type Credential = 'session' | 'publishableKey' | 'secretKey';
+export type RequiredRole = 'member' | 'editor' | 'admin';
+
+export interface AccessRule {
+  /** Credentials that can authorise the call on their own. Empty: anyone. */
+  readonly allow: readonly Credential[];
+  /** The call acts on one project, which must be resolved. */
+  readonly project: boolean;
+  /** Lowest role a session needs in that project. */
+  readonly role?: RequiredRole;
+  /** A session must also present the publishable key of the same project. */
+  readonly requireSiteKey?: boolean;
+  /** A session may accompany a key to see drafts; it must then be a member of the project. */
+  readonly optionalSession?: boolean;
+  /** Access level a secret key needs. */
+  readonly secretAccess?: 'read' | 'write';
+  /** Take the project from the `:id` path parameter (routes under /v1/projects/:id). */
+  readonly projectFromParam?: boolean;
+}
+
+export const access = {
+  /** POST /v1/projects, login. */
+  anyone: { allow: [], project: false },
+  /** Any signed-in account, no project context: me, logout, refresh, the project list. */
+  signedIn: { allow: ['session'], project: false },
+  /** A member of the project, any role. */
+  member: { allow: ['session'], project: true, role: 'member' },
+  memberOfParam: { allow: ['session'], project: true, role: 'member', projectFromParam: true },
+  /** A project admin. */
+  admin: { allow: ['session'], project: true, role: 'admin' },
+  adminOfParam: { allow: ['session'], project: true, role: 'admin', projectFromParam: true },
+  /** An editor or admin (media upload and delete). */
+  editor: { allow: ['session'], project: true, role: 'editor' },
+  /** An editor or admin editing content from the site: session plus the site's publishable key. */
+  editorWithSiteKey: { allow: ['session'], project: true, role: 'editor', requireSiteKey: true },
+  /** The site itself: publishable key (definitions sync). */
+  siteKey: { allow: ['publishableKey', 'secretKey'], project: true, secretAccess: 'read' },
+  /** Published reads by the site or a server; a member's session adds drafts (content, snapshot). */
+  siteRead: {
+    allow: ['publishableKey', 'secretKey'],
+    project: true,
+    optionalSession: true,
+    role: 'member',
+    secretAccess: 'read',
+  },
+  /** Object writes: an editor session or a write secret key. */
+  objectsWrite: { allow: ['session', 'secretKey'], project: true, role: 'editor', secretAccess: 'write' },
+  /** Object reads: publishable key, member session or secret key. */
+  objectsRead: {
+    allow: ['publishableKey', 'session', 'secretKey'],
+    project: true,
+    role: 'member',
+    secretAccess: 'read',
+  },
+} as const satisfies Record<string, AccessRule>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+}

@@ -1,0 +1,206 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role } from '../modules/users/users.table.js';
+import { AppError, forbidden, projectRequired, unauthorized } from '../shared/errors.js';
+import type { AccessRule, Credential, RequiredRole } from './access.js';
+
+/**
+ * The one piece that decides who is calling and on which project (contract §2). Routes declare an
+ * AccessRule; this hook resolves the credentials once, picks the project, checks membership, role,
+ * key scope and access level, and leaves the answer on `request.auth`. No route checks roles itself.
+ */
+
+export interface SessionPrincipal {
+  tokenHash: string;
+  accountId: string;
+  email: string;
+}
+
+/** A secret API key, resolved (filled in by the API keys module). */
+export interface SecretKeyPrincipal {
+  id: string;
+  access: 'read' | 'write';
+  /** The sites the key covers right now: its scope intersected with what its creator administers. */
+  projectIds: readonly string[];
+}
+
+/** Lookups the hook needs; the modules that own the tables provide them (wired in app.ts). */
+export interface CredentialStore {
+  session(token: string): Promise<SessionPrincipal | null>;
+  publishableKey(key: string): Promise<{ projectId: string } | null>;
+  secretKey(key: string): Promise<SecretKeyPrincipal | null>;
+  role(accountId: string, projectId: string): Promise<Role | null>;
+  /** The account's projects (ids), to pick the only one when no project is named. */
+  projectIdsOf(accountId: string): Promise<string[]>;
+}
+
+export interface AuthContext {
+  /** The credential that authorised the call. */
+  via: Credential | null;
+  projectId: string | null;
+  session: SessionPrincipal | null;
+  /** The session's role in `projectId`. */
+  role: Role | null;
+  secretKey: SecretKeyPrincipal | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+}
+
+const ANONYMOUS: AuthContext = Object.freeze({
+  via: null,
+  projectId: null,
+  session: null,
+  role: null,
+  secretKey: null,
+});
+const RANK: Record<RequiredRole, number> = { member: 0, editor: 1, admin: 2 };
+const SECRET_KEY_PREFIX = 'cms_sk_';
+
+/** The project id of an authorised request; only call it on routes whose rule has `project: true`. */
+export function projectIdOf(request: FastifyRequest): string {
+  const id = request.auth.projectId;
+  if (!id) throw new AppError('internal_error', 500, 'Route needs a project but its access rule has none.');
+  return id;
+}
+
+export function installAuth(app: FastifyInstance, store: CredentialStore): void {
+  app.decorateRequest('auth', null as unknown as AuthContext);
+
+  // Every /v1 route must say who may call it; a forgotten rule fails at start, not in production.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1/') || route.url === '/v1/openapi.json') return;
+    const rule = route.config?.access;
+    if (!rule) throw new Error(`Route ${route.method} ${route.url} has no config.access rule`);
+    route.schema ??= {};
+    (route.schema as Record<string, unknown>).security = securityFor(rule);
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const rule = request.routeOptions.config.access;
+    request.auth = rule && rule.allow.length > 0 ? await authenticate(request, rule, store) : ANONYMOUS;
+  });
+}
+
+async function authenticate(
+  request: FastifyRequest,
+  rule: AccessRule,
+  store: CredentialStore,
+): Promise<AuthContext> {
+  const allows = (c: Credential) => rule.allow.includes(c);
+
+  // 1. Resolve what was presented. A credential that is presented but unknown is always a 401.
+  let session: SessionPrincipal | null = null;
+  let secretKey: SecretKeyPrincipal | null = null;
+  const bearer = bearerToken(request);
+  if (bearer !== null) {
+    if (bearer.startsWith(SECRET_KEY_PREFIX)) {
+      secretKey = await store.secretKey(bearer);
+      if (!secretKey) throw unauthorized('The secret API key is unknown or revoked.');
+    } else {
+      session = await store.session(bearer);
+      if (!session) throw unauthorized('The session token is invalid or has expired.');
+    }
+  }
+  const siteKeyHeader = header(request, 'x-cms-key');
+  let siteProjectId: string | null = null;
+  if (siteKeyHeader !== null && rule.project) {
+    siteProjectId = (await store.publishableKey(siteKeyHeader))?.projectId ?? null;
+    if (!siteProjectId) throw unauthorized('The x-cms-key publishable key is unknown or was rotated.');
+  }
+
+  // 2. Which credential authorises the call.
+  if (secretKey && !allows('secretKey')) {
+    throw forbidden('Secret API keys cannot call this route; sign in with a session.');
+  }
+  let via: Credential | null = null;
+  if (secretKey) via = 'secretKey';
+  else if (siteProjectId && allows('publishableKey')) via = 'publishableKey';
+  else if (session && allows('session')) via = 'session';
+  if (!via) throw unauthorized(missingCredentialMessage(rule));
+  if (rule.requireSiteKey && !siteProjectId) {
+    throw unauthorized('This route needs the x-cms-key header of the project as well as a session.');
+  }
+  const sessionCounts = via === 'session' || (session !== null && rule.optionalSession === true);
+  const activeSession = sessionCounts ? session : null;
+
+  if (!rule.project) return { via, projectId: null, session: activeSession, role: null, secretKey };
+
+  // 3. The project: path :id, then the publishable key, then x-cms-project-id; two that differ are a 400.
+  const named = new Set<string>();
+  if (rule.projectFromParam) named.add((request.params as { id: string }).id);
+  if (siteProjectId) named.add(siteProjectId);
+  const projectHeader = header(request, 'x-cms-project-id');
+  if (projectHeader) named.add(projectHeader);
+  if (named.size > 1) {
+    throw projectRequired('The request names two different projects (path, x-cms-key or x-cms-project-id).');
+  }
+  let projectId: string | null = named.values().next().value ?? null;
+  if (!projectId) {
+    const candidates = secretKey
+      ? secretKey.projectIds
+      : activeSession
+        ? await store.projectIdsOf(activeSession.accountId)
+        : [];
+    if (candidates.length !== 1) {
+      throw projectRequired(
+        'Name the project with the x-cms-project-id header; this credential covers several.',
+      );
+    }
+    projectId = candidates[0] ?? null;
+  }
+  if (!projectId) throw projectRequired('The project cannot be determined.');
+
+  // 4. The credential must reach that project, with the right role or access level.
+  let role: Role | null = null;
+  if (activeSession) {
+    role = await store.role(activeSession.accountId, projectId);
+    if (!role) throw forbidden('You are not a member of this project.');
+    if (RANK[role] < RANK[rule.role ?? 'member']) throw forbidden(`This action needs the ${rule.role} role.`);
+  }
+  if (secretKey) {
+    if (!secretKey.projectIds.includes(projectId))
+      throw forbidden('This secret API key does not cover this project.');
+    if (rule.secretAccess === 'write' && secretKey.access !== 'write') {
+      throw forbidden('This secret API key is read-only.');
+    }
+  }
+  return { via, projectId, session: activeSession, role, secretKey };
+}
+
+function header(request: FastifyRequest, name: string): string | null {
+  const value = request.headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first ? first.trim() || null : null;
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const value = header(request, 'authorization');
+  if (value === null) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(value);
+  if (!match?.[1]) throw unauthorized('The Authorization header must be "Bearer <token>".');
+  return match[1];
+}
+
+function missingCredentialMessage(rule: AccessRule): string {
+  const names: Record<Credential, string> = {
+    session: 'a session (Authorization: Bearer <token>)',
+    publishableKey: 'the publishable key (x-cms-key)',
+    secretKey: 'a secret API key (Authorization: Bearer cms_sk_…)',
+  };
+  return `This route needs ${rule.allow.map((c) => names[c]).join(' or ')}.`;
+}
+
+/** OpenAPI security requirements for a rule: any one of the allowed credentials. */
+function securityFor(rule: AccessRule): Record<string, string[]>[] {
+  if (rule.allow.length === 0) return [];
+  const names: Record<Credential, string> = {
+    session: 'session',
+    publishableKey: 'publishableKey',
+    secretKey: 'secretKey',
+  };
+  if (rule.requireSiteKey) return [{ session: [], publishableKey: [] }];
+  return rule.allow.map((c) => ({ [names[c]]: [] }));
+}

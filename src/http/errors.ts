@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { AppError, type ErrorCode, type FieldProblem } from '../shared/errors.js';
+
+/**
+ * One place that turns every failure into the contract's envelope: our AppErrors, Fastify's own
+ * errors (schema validation, bad JSON, body limits, content types, unknown routes) and anything
+ * unexpected (500 with no internals; the cause is logged with the request id).
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return send(reply, err.statusCode, err.code, err.message, err.details);
+    }
+    if ((err as FastifyError).validation) {
+      const details = validationDetails(err as FastifyError);
+      return send(reply, 400, 'validation_failed', 'The request is not valid.', details);
+    }
+    const status = (err as FastifyError).statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err }, 'unhandled error');
+      return send(reply, 500, 'internal_error', 'Something went wrong on our side.', {
+        requestId: request.id,
+      });
+    }
+    const fastifyCode = (err as FastifyError).code;
+    if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return send(reply, 400, 'invalid_json', 'The request body is not valid JSON.');
+    }
+    if (err instanceof SyntaxError)
+      return send(reply, 400, 'invalid_json', 'The request body is not valid JSON.');
+    return send(reply, status, codeForStatus(status), err.message);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    send(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+  });
+}
+
+function send(reply: FastifyReply, status: number, code: ErrorCode, message: string, details?: unknown) {
+  const error = details === undefined ? { code, message } : { code, message, details };
+  return reply.code(status).send({ data: null, error });
+}
+
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    default:
+      return 'validation_failed';
+  }
+}
+
+/** Ajv errors as `[{ path: "body.admin.email", message }]`, one per failing path. */
+function validationDetails(err: FastifyError): FieldProblem[] {
+  const context = (err as FastifyError & { validationContext?: string }).validationContext ?? 'body';
+  return (err.validation ?? []).map((v) => {
+    const params = v.params as Record<string, unknown>;
+    const extra = (params.missingProperty ?? params.additionalProperty) as string | undefined;
+    const segments = [context, ...v.instancePath.split('/').filter(Boolean)];
+    if (extra) segments.push(extra);
+    const message = params.additionalProperty ? 'is not an allowed property' : (v.message ?? 'is invalid');
+    return { path: segments.join('.'), message };
+  });
+}

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { access } from '../../http/access.js';
+import { Envelope, errors } from '../../http/schemas.js';
+import { LoginBody, LoginResponse, LogoutResponse, Me, Session } from './auth.schemas.js';
+import type { AuthService } from './auth.service.js';
+
+const tags = ['Auth'];
+
+export const authRoutes =
+  (auth: AuthService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/login',
+      {
+        config: { access: access.anyone },
+        schema: {
+          tags,
+          summary: 'Sign in with email and password',
+          description:
+            'Returns a session token. After 10 failures in 15 minutes for one client address and email (or 100 for one address) the answer is 429 with Retry-After.',
+          body: LoginBody,
+          response: { 200: Envelope(LoginResponse), ...errors(400, 401, 429) },
+        },
+      },
+      async (request) => ({ data: await auth.login(request.body, request.ip), error: null }),
+    );
+
+    app.post(
+      '/logout',
+      {
+        config: { access: access.signedIn },
+        schema: {
+          tags,
+          summary: 'End the presented session',
+          response: { 200: Envelope(LogoutResponse), ...errors(401) },
+        },
+      },
+      async (request) => {
+        await auth.logout(request.auth.session!);
+        return { data: { loggedOut: true as const }, error: null };
+      },
+    );
+
+    app.get(
+      '/me',
+      {
+        config: { access: access.signedIn },
+        schema: {
+          tags,
+          summary: 'The signed-in account and its projects',
+          response: { 200: Envelope(Me), ...errors(401) },
+        },
+      },
+      async (request) => ({ data: await auth.me(request.auth.session!.accountId), error: null }),
+    );
+
+    app.post(
+      '/refresh',
+      {
+        config: { access: access.signedIn },
+        schema: {
+          tags,
+          summary: 'Rotate the session token',
+          description:
+            'Returns a new token with a fresh lifetime; the presented token stops working at once.',
+          response: { 200: Envelope(Session), ...errors(401) },
+        },
+      },
+      async (request) => ({ data: await auth.refresh(request.auth.session!), error: null }),
+    );
+  };

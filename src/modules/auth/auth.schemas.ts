@@ -1,0 +1,43 @@
+import Type from 'typebox';
+import { RoleSchema, Strict, Timestamp } from '../../http/schemas.js';
+
+const meExample = {
+  id: 'usr_01JD3ZK4Q7M2X8V5B6N9C0R1T3',
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  projects: [{ id: 'prj_01JD3ZK4Q7M2X8V5B6N9C0R1T2', name: 'Marketing site', role: 'admin' }],
+};
+const sessionExample = { token: 'kq3Xw9…43 characters…', expiresAt: '2026-11-28T09:30:00.000Z' };
+
+export const Me = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    projects: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema })),
+  },
+  { examples: [meExample] },
+);
+
+export const LoginBody = Strict(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { examples: [{ email: 'ada@example.com', password: 'correct horse battery' }] },
+);
+
+export const Session = Type.Object(
+  { token: Type.String({ description: 'Send as Authorization: Bearer <token>.' }), expiresAt: Timestamp },
+  { examples: [sessionExample] },
+);
+
+export const LoginResponse = Type.Object(
+  { user: Me, token: Type.String(), expiresAt: Timestamp },
+  { examples: [{ user: meExample, ...sessionExample }] },
+);
+
+export const LogoutResponse = Type.Object(
+  { loggedOut: Type.Literal(true) },
+  { examples: [{ loggedOut: true }] },
+);

@@ -1,0 +1,70 @@
+import type { DbOrTx } from '../../db/database.js';
+import type { Role } from '../users/users.table.js';
+import type { DeployHookRow, ProjectRow } from './projects.table.js';
+
+export async function insertProject(
+  db: DbOrTx,
+  p: { id: string; name: string; apiKey: string; now: string },
+): Promise<void> {
+  await db
+    .insertInto('projects')
+    .values({
+      id: p.id,
+      name: p.name,
+      apiKey: p.apiKey,
+      domains: '[]',
+      cdnUrl: null,
+      bakeEnabled: 1,
+      createdAt: p.now,
+      updatedAt: p.now,
+    })
+    .execute();
+}
+
+export const findProject = (db: DbOrTx, id: string): Promise<ProjectRow | undefined> =>
+  db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function projectIdByApiKey(db: DbOrTx, apiKey: string): Promise<string | null> {
+  const row = await db.selectFrom('projects').select('id').where('apiKey', '=', apiKey).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export const projectsOfAccount = (db: DbOrTx, accountId: string): Promise<(ProjectRow & { role: Role })[]> =>
+  db
+    .selectFrom('memberships')
+    .innerJoin('projects', 'projects.id', 'memberships.projectId')
+    .selectAll('projects')
+    .select('memberships.role')
+    .where('memberships.accountId', '=', accountId)
+    .orderBy('projects.id')
+    .execute();
+
+export async function updateProject(
+  db: DbOrTx,
+  id: string,
+  set: Partial<Pick<ProjectRow, 'name' | 'domains' | 'cdnUrl' | 'bakeEnabled' | 'apiKey'>> & {
+    updatedAt: string;
+  },
+): Promise<void> {
+  await db.updateTable('projects').set(set).where('id', '=', id).execute();
+}
+
+export const deployHooksOf = (db: DbOrTx, projectIds: string[]): Promise<DeployHookRow[]> =>
+  projectIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('deployHooks')
+        .selectAll()
+        .where('projectId', 'in', projectIds)
+        .orderBy('projectId')
+        .orderBy('position')
+        .execute();
+
+export async function replaceDeployHooks(
+  db: DbOrTx,
+  projectId: string,
+  hooks: DeployHookRow[],
+): Promise<void> {
+  await db.deleteFrom('deployHooks').where('projectId', '=', projectId).execute();
+  if (hooks.length > 0) await db.insertInto('deployHooks').values(hooks).execute();
+}

@@ -1,0 +1,124 @@
+import Type from 'typebox';
+import { Email, Password, RoleSchema, Strict, Timestamp } from '../../http/schemas.js';
+
+const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
+
+const hookExample = {
+  id: 'netlify',
+  type: 'generic',
+  url: 'https://api.netlify.com/build_hooks/abc123',
+  hasSecret: false,
+};
+export const projectExample = {
+  id: 'prj_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
+  name: 'Marketing site',
+  apiKey: 'cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e',
+  domains: ['example.com', 'localhost:5173'],
+  cdnUrl: null,
+  deployHooks: [hookExample],
+  bakeEnabled: true,
+  createdAt: '2026-11-21T09:30:00.000Z',
+  updatedAt: '2026-11-21T09:30:00.000Z',
+};
+
+const DeployHookType = Type.Union([Type.Literal('generic'), Type.Literal('github_repository_dispatch')]);
+
+export const DeployHook = Type.Object(
+  {
+    id: Type.String(),
+    type: DeployHookType,
+    url: Type.String(),
+    hasSecret: Type.Boolean({ description: 'The secret is write-only; only whether one is set is shown.' }),
+  },
+  { examples: [hookExample] },
+);
+
+export const Project = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    apiKey: Type.String({ description: 'Publishable key, sent as x-cms-key. Safe in client code.' }),
+    domains: Type.Array(Type.String()),
+    cdnUrl: Type.Union([Type.String(), Type.Null()]),
+    deployHooks: Type.Array(DeployHook),
+    bakeEnabled: Type.Boolean({
+      description: 'Server kill-switch for build-time baking, echoed in the snapshot.',
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { examples: [projectExample] },
+);
+
+export const ProjectWithRole = Type.Object(
+  { ...Project.properties, role: RoleSchema },
+  { examples: [{ ...projectExample, role: 'admin' }] },
+);
+
+export const ProjectParams = Strict({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const ProjectName = Type.String({ minLength: 1, maxLength: 200 });
+
+export const CreateProjectBody = Strict(
+  { name: ProjectName, admin: Strict({ email: Email, password: Password }) },
+  {
+    examples: [
+      { name: 'Marketing site', admin: { email: 'ada@example.com', password: 'correct horse battery' } },
+    ],
+  },
+);
+
+export const CreateProjectResponse = Type.Object(
+  {
+    project: Project,
+    admin: Type.Object({ id: Type.String(), email: Type.String(), role: Type.Literal('admin') }),
+  },
+  {
+    examples: [
+      {
+        project: { ...projectExample, domains: [], deployHooks: [] },
+        admin: { id: 'usr_01JD3ZK4Q7M2X8V5B6N9C0R1T3', email: 'ada@example.com', role: 'admin' },
+      },
+    ],
+  },
+);
+
+// Host names with an optional port, as matched against a browser's Origin: example.com, localhost:5173.
+const Domain = Type.String({
+  maxLength: 253,
+  pattern:
+    '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?$',
+  examples: ['example.com'],
+});
+
+const DeployHookInput = Strict({
+  id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+  type: DeployHookType,
+  url: HttpUrl,
+  secret: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 512 }), Type.Null()], {
+      description: 'Write-only. Omit to keep the stored secret of the hook with this id; null clears it.',
+    }),
+  ),
+});
+
+export const UpdateProjectBody = Strict(
+  {
+    name: Type.Optional(ProjectName),
+    domains: Type.Optional(Type.Array(Domain, { maxItems: 100 })),
+    cdnUrl: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+    bakeEnabled: Type.Optional(Type.Boolean()),
+    deployHooks: Type.Optional(
+      Type.Array(DeployHookInput, { maxItems: 20, description: 'Replaces the list of deploy hooks.' }),
+    ),
+  },
+  {
+    minProperties: 1,
+    examples: [
+      {
+        domains: ['example.com'],
+        deployHooks: [{ id: 'netlify', type: 'generic', url: 'https://api.netlify.com/build_hooks/abc123' }],
+      },
+    ],
+  },
+);

@@ -1,0 +1,206 @@
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/dialect/index.js';
+import { conflict, notFound, validationFailed } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { hashPassword, normalizeEmail, verifyPassword } from '../../shared/passwords.js';
+import { randomToken } from '../../shared/secrets.js';
+import { isoNow } from '../../shared/time.js';
+import * as users from '../users/users.repository.js';
+import type { Role } from '../users/users.table.js';
+import * as repo from './projects.repository.js';
+import type { DeployHookRow, ProjectRow } from './projects.table.js';
+
+export type DeployHookType = 'generic' | 'github_repository_dispatch';
+
+export interface DeployHook {
+  id: string;
+  type: DeployHookType;
+  url: string;
+  hasSecret: boolean;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  apiKey: string;
+  domains: string[];
+  cdnUrl: string | null;
+  deployHooks: DeployHook[];
+  bakeEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeployHookInput {
+  id: string;
+  type: DeployHookType;
+  url: string;
+  /** Omitted: keep the stored secret of the hook with this id. null: clear it. */
+  secret?: string | null;
+}
+
+export interface ProjectPatch {
+  name?: string;
+  domains?: string[];
+  cdnUrl?: string | null;
+  bakeEnabled?: boolean;
+  deployHooks?: DeployHookInput[];
+}
+
+const newApiKey = () => randomToken('cms_pk_', 24);
+
+function toProject(row: ProjectRow, hooks: DeployHookRow[]): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    apiKey: row.apiKey,
+    domains: JSON.parse(row.domains) as string[],
+    cdnUrl: row.cdnUrl,
+    deployHooks: hooks
+      .filter((h) => h.projectId === row.id)
+      .map((h) => ({ id: h.id, type: h.type as DeployHookType, url: h.url, hasSecret: h.secret !== null })),
+    bakeEnabled: row.bakeEnabled === 1,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Standard Webhooks secrets: `whsec_` + base64 of 24 to 64 random bytes. */
+function isWebhookSecret(secret: string): boolean {
+  if (!secret.startsWith('whsec_')) return false;
+  const body = secret.slice('whsec_'.length);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return false;
+  const bytes = Buffer.from(body, 'base64').length;
+  return bytes >= 24 && bytes <= 64;
+}
+
+/** Checks a replacement list of deploy hooks and carries stored secrets over to hooks sent without one. */
+function mergeDeployHooks(
+  projectId: string,
+  input: DeployHookInput[],
+  stored: DeployHookRow[],
+  now: string,
+): DeployHookRow[] {
+  const seen = new Set<string>();
+  return input.map((hook, position) => {
+    if (seen.has(hook.id)) throw conflict(`Deploy hook id "${hook.id}" is used twice.`);
+    seen.add(hook.id);
+    const previous = stored.find((h) => h.id === hook.id);
+    const secret = hook.secret === undefined ? (previous?.secret ?? null) : hook.secret;
+    const path = `body.deployHooks.${position}.secret`;
+    if (hook.type === 'generic' && secret !== null && !isWebhookSecret(secret)) {
+      throw validationFailed('A generic deploy hook secret must be a Standard Webhooks secret.', [
+        { path, message: 'must be "whsec_" followed by base64 of 24 to 64 bytes' },
+      ]);
+    }
+    if (hook.type === 'github_repository_dispatch' && !secret) {
+      throw validationFailed('A GitHub repository dispatch hook needs a token as its secret.', [
+        { path, message: 'is required for type github_repository_dispatch' },
+      ]);
+    }
+    return {
+      projectId,
+      id: hook.id,
+      type: hook.type,
+      url: hook.url,
+      secret,
+      position,
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: now,
+    };
+  });
+}
+
+export function createProjectsService(db: Db) {
+  async function get(projectId: string): Promise<Project> {
+    const row = await repo.findProject(db, projectId);
+    if (!row) throw notFound('Project');
+    return toProject(row, await repo.deployHooksOf(db, [projectId]));
+  }
+
+  return {
+    get,
+
+    /**
+     * Creates a project and its first admin. An email that already has an account gets the project
+     * added when the password matches; otherwise 409, so nobody can attach projects to someone else.
+     */
+    async create(input: { name: string; admin: { email: string; password: string } }) {
+      const email = normalizeEmail(input.admin.email);
+      const existing = await users.findAccountByEmail(db, email);
+      if (existing && !(await verifyPassword(existing.passwordHash, input.admin.password))) {
+        throw conflict(
+          `An account with ${email} already exists; sign up with its password to add a project to it.`,
+        );
+      }
+      const passwordHash = existing ? null : await hashPassword(input.admin.password);
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const now = isoNow();
+          const projectId = newId('prj');
+          const accountId = existing?.id ?? newId('usr');
+          await repo.insertProject(trx, { id: projectId, name: input.name, apiKey: newApiKey(), now });
+          if (!existing)
+            await users.insertAccount(trx, {
+              id: accountId,
+              email,
+              name: '',
+              passwordHash: passwordHash!,
+              now,
+            });
+          await users.insertMembership(trx, { projectId, accountId, role: 'admin', now });
+          const project = toProject((await repo.findProject(trx, projectId))!, []);
+          return { project, admin: { id: accountId, email, role: 'admin' as const } };
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`An account with ${email} already exists.`);
+        throw err;
+      }
+    },
+
+    async listForAccount(accountId: string): Promise<(Project & { role: Role })[]> {
+      const rows = await repo.projectsOfAccount(db, accountId);
+      const hooks = await repo.deployHooksOf(
+        db,
+        rows.map((r) => r.id),
+      );
+      return rows.map((row) => ({ ...toProject(row, hooks), role: row.role }));
+    },
+
+    async update(projectId: string, patch: ProjectPatch): Promise<Project> {
+      await db.transaction().execute(async (trx) => {
+        const now = isoNow();
+        await repo.updateProject(trx, projectId, {
+          updatedAt: now,
+          ...(patch.name !== undefined && { name: patch.name }),
+          ...(patch.domains !== undefined && { domains: JSON.stringify(normalizeDomains(patch.domains)) }),
+          ...(patch.cdnUrl !== undefined && { cdnUrl: patch.cdnUrl?.replace(/\/+$/, '') ?? null }),
+          ...(patch.bakeEnabled !== undefined && { bakeEnabled: patch.bakeEnabled ? 1 : 0 }),
+        });
+        if (patch.deployHooks) {
+          const stored = await repo.deployHooksOf(trx, [projectId]);
+          await repo.replaceDeployHooks(
+            trx,
+            projectId,
+            mergeDeployHooks(projectId, patch.deployHooks, stored, now),
+          );
+        }
+      });
+      return get(projectId);
+    },
+
+    /** A new publishable key; the old one stops working with the next request. */
+    async rotateKey(projectId: string): Promise<Project> {
+      await repo.updateProject(db, projectId, { apiKey: newApiKey(), updatedAt: isoNow() });
+      return get(projectId);
+    },
+
+    projectIdByApiKey: (apiKey: string) => repo.projectIdByApiKey(db, apiKey),
+  };
+}
+
+function normalizeDomains(domains: string[]): string[] {
+  return [...new Set(domains.map((d) => d.toLowerCase()))];
+}
+
+export type ProjectsService = ReturnType<typeof createProjectsService>;

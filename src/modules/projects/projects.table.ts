@@ -1,0 +1,29 @@
+import type { Selectable } from 'kysely';
+
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  /** Publishable key: public by design (it ships in site bundles), so kept readable. */
+  apiKey: string;
+  /** JSON array of host names. */
+  domains: string;
+  cdnUrl: string | null;
+  bakeEnabled: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeployHooksTable {
+  projectId: string;
+  id: string;
+  type: string;
+  url: string;
+  /** Write-only for clients; needed in clear to sign generic calls and authenticate to GitHub. */
+  secret: string | null;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type DeployHookRow = Selectable<DeployHooksTable>;

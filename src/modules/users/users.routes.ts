@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { access } from '../../http/access.js';
+import { projectIdOf } from '../../http/auth.js';
+import { Deleted, Envelope, errors } from '../../http/schemas.js';
+import { CreateUserBody, UpdateUserBody, User, UserParams } from './users.schemas.js';
+import type { UsersService } from './users.service.js';
+
+const tags = ['Users'];
+
+export const usersRoutes =
+  (users: UsersService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/',
+      {
+        config: { access: access.member },
+        schema: {
+          tags,
+          summary: 'List the members of the project',
+          response: { 200: Envelope(Type.Array(User)), ...errors(400, 401, 403) },
+        },
+      },
+      async (request) => ({ data: await users.list(projectIdOf(request)), error: null }),
+    );
+
+    app.post(
+      '/',
+      {
+        config: { access: access.admin },
+        schema: {
+          tags,
+          summary: 'Add a user to the project',
+          body: CreateUserBody,
+          response: { 201: Envelope(User), ...errors(400, 401, 403, 409) },
+        },
+      },
+      async (request, reply) => {
+        const user = await users.create(projectIdOf(request), request.body);
+        return reply.code(201).send({ data: user, error: null });
+      },
+    );
+
+    app.patch(
+      '/:id',
+      {
+        config: { access: access.admin },
+        schema: {
+          tags,
+          summary: "Change a member's name or role",
+          params: UserParams,
+          body: UpdateUserBody,
+          response: { 200: Envelope(User), ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => ({
+        data: await users.update(projectIdOf(request), request.params.id, request.body),
+        error: null,
+      }),
+    );
+
+    app.delete(
+      '/:id',
+      {
+        config: { access: access.admin },
+        schema: {
+          tags,
+          summary: 'Remove a member from the project',
+          params: UserParams,
+          response: { 200: Deleted, ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        await users.remove(projectIdOf(request), request.params.id);
+        return { data: { id: request.params.id, deleted: true as const }, error: null };
+      },
+    );
+  };

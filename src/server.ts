@@ -1,0 +1,50 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+
+/** Starts Folio: config, database and migrations, HTTP; stops cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const database = openDatabase(config.database);
+  await migrateToLatest(database.db);
+  const app = await buildApp({ config, database });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      app.log.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    app.log.info(`${signal}: closing (finishing requests in flight)`);
+    // close() stops accepting connections and resolves once requests in flight have been answered.
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `SQLite (${config.database.file})`;
+  app.log.info(`Folio ${config.version} on ${where}`);
+  process.stdout.write(`\nFolio is running at ${address}  (API reference: ${address}/docs)\n\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(
+    `Folio failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+/**
+ * The one error type the service throws on purpose. Its `code` is a closed union (contract §1), so a
+ * client can branch on it; the error handler turns it into the `{ data: null, error }` envelope.
+ */
+export type ErrorCode =
+  | 'invalid_json'
+  | 'validation_failed'
+  | 'project_required'
+  | 'unauthorized'
+  | 'invalid_credentials'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal_error';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly statusCode: number,
+    message: string,
+    readonly details?: unknown,
+    /** Extra response headers, e.g. Retry-After on 429. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export const validationFailed = (message: string, details?: FieldProblem[]) =>
+  new AppError('validation_failed', 400, message, details);
+export const projectRequired = (message: string) => new AppError('project_required', 400, message);
+export const unauthorized = (message = 'Missing or invalid credentials.') =>
+  new AppError('unauthorized', 401, message);
+export const invalidCredentials = () => new AppError('invalid_credentials', 401, 'Wrong email or password.');
+export const forbidden = (message = 'You do not have access to this resource.') =>
+  new AppError('forbidden', 403, message);
+export const notFound = (what = 'Resource') => new AppError('not_found', 404, `${what} not found.`);
+export const conflict = (message: string) => new AppError('conflict', 409, message);
+export const payloadTooLarge = (message: string) => new AppError('payload_too_large', 413, message);
+export const unsupportedMediaType = (message: string) => new AppError('unsupported_media_type', 415, message);
+export const rateLimited = (retryAfterSeconds: number, message = 'Too many attempts. Try again later.') =>
+  new AppError(
+    'rate_limited',
+    429,
+    message,
+    { retryAfterSeconds },
+    { 'retry-after': String(retryAfterSeconds) },
+  );

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { Db } from '../../src/db/database.js';
+import { createTestDatabase, type DbKind, dbKinds, type TestDatabase } from './db.js';
+
+export interface TestContext {
+  kind: DbKind;
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  database: TestDatabase;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  logStream?: DestinationStream;
+}
+
+/** A Config as the server would parse it, with test defaults (quiet logs, a temp data dir). */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ LOG_LEVEL: 'silent', CMS_DATA_DIR: env.CMS_DATA_DIR ?? tmpdir(), ...env });
+}
+
+/**
+ * Runs `body` once per database kind, each with a fresh database and app built in `before` and
+ * closed in `after`. Tests reach them through the context's getters.
+ */
+export function describeEachDb(
+  name: string,
+  body: (ctx: TestContext) => void,
+  options: TestAppOptions = {},
+): void {
+  for (const kind of dbKinds()) {
+    describe(`${name} [${kind}]`, () => {
+      const state: Partial<TestContext> = { kind };
+      let dataDir = '';
+      before(async () => {
+        dataDir = mkdtempSync(join(tmpdir(), 'folio-data-'));
+        const database = await createTestDatabase(kind);
+        const config = testConfig({ CMS_DATA_DIR: dataDir, ...options.env });
+        state.database = database;
+        state.db = database.handle.db;
+        state.config = config;
+        state.app = await buildApp({ config, database: database.handle, logStream: options.logStream });
+        await state.app.ready();
+      });
+      after(async () => {
+        await state.app?.close();
+        await state.database?.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      });
+      body(
+        new Proxy(state as TestContext, {
+          get(target, prop: keyof TestContext) {
+            const value = target[prop];
+            if (value === undefined) throw new Error(`test context ${String(prop)} used before before() ran`);
+            return value;
+          },
+        }),
+      );
+    });
+  }
+}
