@@ -73,7 +73,7 @@ async function main(): Promise<number> {
     }
   });
   await new Promise<void>((resolve, reject) => {
-    const out = stream.compose(spec);
+    const out = stream.compose(new spec());
     out.pipe(process.stdout, { end: false });
     out.on('end', resolve);
     out.on('error', reject);

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { LoginFailuresTable, SessionsTable } from '../modules/auth/auth.table.js';
+import type { EventsTable } from '../modules/events/events.table.js';
 import type { DeployHooksTable, ProjectsTable } from '../modules/projects/projects.table.js';
 import type { AccountsTable, MembershipsTable } from '../modules/users/users.table.js';
 
@@ -14,6 +15,7 @@ export interface Database {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   loginFailures: LoginFailuresTable;
+  events: EventsTable;
 }
 
 /** What repositories take: the database or an open transaction. */

@@ -1,0 +1,19 @@
+import type { Selectable } from 'kysely';
+
+/**
+ * The transactional outbox: an event is written in the same transaction as the change it
+ * announces, so it exists exactly when the change does. The webhook worker fans events out to
+ * deliveries and deploy triggers, then stamps `dispatchedAt`.
+ */
+export interface EventsTable {
+  id: string;
+  projectId: string;
+  type: string;
+  /** JSON: the event's `data` (always includes projectId). */
+  data: string;
+  createdAt: string;
+  /** Set once the worker has turned the event into deliveries; null while pending. */
+  dispatchedAt: string | null;
+}
+
+export type EventRow = Selectable<EventsTable>;
