@@ -1,7 +1,10 @@
 /** The catalog of subscribable event types (contract §4), returned by GET /v1/webhooks. */
 export const EVENT_TYPES = [
   { type: 'content.published', description: 'Content entries were published (single or bulk publish).' },
-  { type: 'content.unpublished', description: 'A content entry was taken down (its published copy removed).' },
+  {
+    type: 'content.unpublished',
+    description: 'A content entry was taken down (its published copy removed).',
+  },
   { type: 'objects.published', description: 'Objects were saved with status "published".' },
   { type: 'media.uploaded', description: 'An image was uploaded.' },
   { type: 'media.deleted', description: 'An image was deleted.' },
@@ -11,4 +14,8 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number]['type'];
 
 /** Events that count as a publish and so trigger deploy hooks (contract §4). */
-export const DEPLOY_TRIGGERS: readonly EventType[] = ['content.published', 'content.unpublished', 'objects.published'];
+export const DEPLOY_TRIGGERS: readonly EventType[] = [
+  'content.published',
+  'content.unpublished',
+  'objects.published',
+];

@@ -16,7 +16,14 @@ export async function enqueueEvent(
   const id = newId('evt');
   await trx
     .insertInto('events')
-    .values({ id, projectId, type, data: JSON.stringify({ projectId, ...data }), createdAt: isoNow(), dispatchedAt: null })
+    .values({
+      id,
+      projectId,
+      type,
+      data: JSON.stringify({ projectId, ...data }),
+      createdAt: isoNow(),
+      dispatchedAt: null,
+    })
     .execute();
   return id;
 }
