@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/connect.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { installValidation } from './http/validation.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
@@ -64,16 +65,13 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     requestIdHeader: false,
     genReqId: requestId,
     return503OnClosing: true,
-    ajv: {
-      // Unknown properties are an error the caller hears about, not silently dropped; list every problem.
-      customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app);
+  installValidation(app);
   await registerOpenApi(app, config.version);
 
   const { db } = database;

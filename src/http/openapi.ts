@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
+    // A plugin's root route ('/' under a prefix) is documented without the trailing slash.
+    transform: ({ schema, url }) => ({ schema, url: url.length > 1 ? url.replace(/\/$/, '') : url }),
     openapi: {
       openapi: '3.1.0',
       info: {

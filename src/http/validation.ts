@@ -1,0 +1,20 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * Two validators. Query strings and path parameters arrive as text, so they are coerced
+ * ("50" -> 50). JSON bodies are not: `{"name": 42}` for a string is the caller's bug and gets a 400,
+ * not a silent "42". Both report every failing path and reject unknown properties (no silent drop).
+ */
+export function installValidation(app: FastifyInstance): void {
+  const base = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
+  const body = new Ajv({ ...base, coerceTypes: false });
+  const text = new Ajv({ ...base, coerceTypes: 'array' });
+  addFormats(body);
+  addFormats(text);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
+}

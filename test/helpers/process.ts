@@ -1,0 +1,42 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `node src/<entry>` as a real process and waits for its "running at <url>" line. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  entry = 'src/server.ts',
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before it started:\n${output}`));
+    });
+  });
+  return { child, url, output: () => output, exited };
+}

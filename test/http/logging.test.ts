@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { it } from 'node:test';
+import { describeEachDb } from '../helpers/app.js';
+import { bearer, call, newProject, PASSWORD } from '../helpers/factories.js';
+
+const lines: string[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    lines.push(chunk.toString());
+    done();
+  },
+});
+
+describeEachDb(
+  'logging',
+  (ctx) => {
+    it('logs carry the request id and never a password, session token or key', async () => {
+      lines.length = 0;
+      const { project, admin } = await newProject(ctx.app);
+      await call(ctx.app, {
+        method: 'GET',
+        url: '/v1/users',
+        headers: { ...bearer(admin.token), 'x-cms-key': project.apiKey, 'x-request-id': 'req-log-1' },
+      });
+      await call(ctx.app, {
+        method: 'POST',
+        url: '/v1/auth/login',
+        payload: { email: admin.email, password: 'wrong one' },
+      });
+      const all = lines.join('');
+      assert.ok(
+        all.includes('"requestId":"req-log-1"') || all.includes('"reqId":"req-log-1"'),
+        'request id in logs',
+      );
+      for (const secret of [PASSWORD, 'wrong one', admin.token, project.apiKey]) {
+        assert.ok(!all.includes(secret), `log leaked ${secret.slice(0, 8)}…`);
+      }
+    });
+  },
+  { env: { LOG_LEVEL: 'trace' }, logStream },
+);
