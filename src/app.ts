@@ -5,18 +5,42 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
+import { createChangeBus } from './db/dialect/change-bus.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installValidation } from './http/validation.js';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
+import { contentRoutes } from './modules/content/content.routes.js';
+import { createContentService } from './modules/content/content.service.js';
+import { installCors } from './modules/content/cors.js';
+import { createSiteCache } from './modules/content/site-cache.js';
+import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
+import { createDefinitionsService } from './modules/definitions/definitions.service.js';
+import { deploysRoutes } from './modules/deploys/deploys.routes.js';
+import { createDeploysService } from './modules/deploys/deploys.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
+import { mediaServeRoutes } from './modules/media/media.serve.js';
+import { createMediaService } from './modules/media/media.service.js';
+import { createVariantMaker } from './modules/media/media.variants.js';
+import { createLocalStorage } from './modules/media/storage/local.js';
+import { objectsRoutes } from './modules/objects/objects.routes.js';
+import { createObjectsService } from './modules/objects/objects.service.js';
+import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
+import { snapshotRoutes } from './modules/snapshot/snapshot.routes.js';
+import { createSnapshotService } from './modules/snapshot/snapshot.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createHookClient } from './shared/hook-http.js';
 
 export interface AppOptions {
   config: Config;
@@ -75,27 +99,70 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await registerOpenApi(app, config.version);
 
   const { db } = database;
-  const projects = createProjectsService(db);
+  // Cross-instance cache invalidation (LISTEN/NOTIFY on PostgreSQL). Listening starts when the app
+  // is ready, so caches are live before the first request; closing the app closes its connection.
+  const changes = createChangeBus(database.config, (err) => app.log.warn({ err }, 'change bus connection'));
+  app.addHook('onReady', async () => changes.started());
+  app.addHook('onClose', async () => changes.close());
+  const sites = createSiteCache(db, changes);
+  const projects = createProjectsService(db, changes, { allowPrivate: config.allowPrivateHookTargets });
   const users = createUsersService(db);
   const auth = createAuthService(db, createLoginLimiter(db), config.sessionTtlSeconds);
+  const apiKeys = createApiKeysService(db, {
+    onTouchError: (err) => app.log.warn({ err }, 'could not record an API key as used'),
+  });
 
   const credentials: CredentialStore = {
     session: auth.resolveSession,
     publishableKey: async (key) => {
-      const projectId = await projects.projectIdByApiKey(key);
+      // Cached in memory; rotate-key and PATCH project drop it on every instance (change bus).
+      const projectId = await sites.projectIdByKey(key);
       return projectId ? { projectId } : null;
     },
-    // Secret API keys plug in here (issue: secret API keys and objects); until then none exist.
-    secretKey: async () => null,
+    secretKey: apiKeys.resolve,
     role: users.roleOf,
     projectIdsOf: users.projectIdsOf,
   };
   installAuth(app, credentials);
+  installCors(app, sites);
 
   await app.register(healthRoutes(config.version, database.ping));
   await app.register(authRoutes(auth), { prefix: '/v1/auth' });
-  await app.register(projectsRoutes(projects), { prefix: '/v1/projects' });
+  await app.register(projectsRoutes(projects, config.projectCreateLimitPerHour), { prefix: '/v1/projects' });
   await app.register(usersRoutes(users), { prefix: '/v1/users' });
+  await app.register(definitionsRoutes(createDefinitionsService(db, changes)), { prefix: '/v1/definitions' });
+  await app.register(contentRoutes(createContentService(db, changes)), { prefix: '/v1/content' });
+  await app.register(snapshotRoutes(createSnapshotService(db, changes, publishedObjectsForSnapshot)), {
+    prefix: '/v1/snapshot',
+  });
+
+  // Webhooks: the routes send only the synchronous test ping; the worker (src/jobs/worker.ts,
+  // started by server.ts or `npm run worker`) delivers everything else.
+  const hookClient = createHookClient({
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: config.allowPrivateHookTargets,
+  });
+  app.addHook('onClose', async () => hookClient.close());
+  const webhooks = createWebhooksService(db, {
+    client: hookClient,
+    allowPrivateTargets: config.allowPrivateHookTargets,
+    leaseMs: config.workerLeaseMs,
+  });
+  await app.register(webhooksRoutes(webhooks), { prefix: '/v1/webhooks' });
+  await app.register(deploysRoutes(createDeploysService(db)), { prefix: '/v1/projects' });
+  await app.register(apiKeysRoutes(apiKeys), { prefix: '/v1/api-keys' });
+  await app.register(objectsRoutes(createObjectsService(db, changes)), { prefix: '/v1/objects' });
+
+  // Media bytes: the local directory store (an S3-compatible one would be chosen here). init()
+  // also clears staging files a crash left behind.
+  const mediaStorage = createLocalStorage(config.dataDir);
+  await mediaStorage.init();
+  const media = createMediaService(db, mediaStorage, {
+    maxBytes: config.mediaMaxBytes,
+    publicUrl: config.publicUrl,
+  });
+  await app.register(mediaRoutes(media, config.mediaMaxBytes), { prefix: '/v1/media' });
+  await app.register(mediaServeRoutes(mediaStorage, createVariantMaker(mediaStorage)));
 
   return app;
 }

@@ -21,9 +21,17 @@ export interface Config {
   readonly webhookRetryScheduleMs: readonly number[];
   readonly deployDebounceMs: number;
   readonly allowPrivateHookTargets: boolean;
+  /** The webhook/deploy worker (src/jobs/worker.ts): run inside the server, poll, batch, lease, retention. */
+  readonly workerEnabled: boolean;
+  readonly workerPollMs: number;
+  readonly workerBatchSize: number;
+  readonly workerLeaseMs: number;
+  readonly deliveryRetentionDays: number;
   readonly logLevel: string;
   /** Trust X-Forwarded-For from the load balancer (needed for per-client login limits behind one). */
   readonly trustProxy: boolean;
+  /** Unauthenticated project creations allowed per client address per hour. */
+  readonly projectCreateLimitPerHour: number;
 }
 
 export class ConfigError extends Error {
@@ -92,6 +100,7 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const webhookTimeoutMs = int('CMS_WEBHOOK_TIMEOUT_MS', 15000, 1);
   const config: Config = {
     version: packageVersion(),
     port,
@@ -102,13 +111,23 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlSeconds: int('CMS_SESSION_TTL_SECONDS', 604800, 60),
     mediaMaxBytes: int('CMS_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1),
     bodyLimitBytes: int('CMS_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024),
-    webhookTimeoutMs: int('CMS_WEBHOOK_TIMEOUT_MS', 15000, 1),
+    webhookTimeoutMs,
     webhookRetryScheduleMs,
     deployDebounceMs: int('CMS_DEPLOY_DEBOUNCE_MS', 10000, 0),
     allowPrivateHookTargets: bool('CMS_ALLOW_PRIVATE_HOOK_TARGETS', false),
+    workerEnabled: bool('CMS_WORKER_ENABLED', true),
+    workerPollMs: int('CMS_WORKER_POLL_MS', 500, 1, 3_600_000),
+    workerBatchSize: int('CMS_WORKER_BATCH_SIZE', 200, 1, 10_000),
+    // A claim's lease must outlast one attempt (the timeout), else a slow send could be claimed twice.
+    workerLeaseMs: int('CMS_WORKER_LEASE_MS', 0, 0) || webhookTimeoutMs + 60_000,
+    deliveryRetentionDays: int('CMS_DELIVERY_RETENTION_DAYS', 30, 1, 36_500),
     logLevel,
     trustProxy: bool('CMS_TRUST_PROXY', false),
+    projectCreateLimitPerHour: int('CMS_PROJECT_CREATE_LIMIT_PER_HOUR', 20, 1),
   };
+  if (config.workerLeaseMs <= config.webhookTimeoutMs) {
+    problems.push('CMS_WORKER_LEASE_MS must be longer than CMS_WEBHOOK_TIMEOUT_MS');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { startWorker, type Worker } from './jobs/worker.js';
 
 /** Starts Folio: config, database and migrations, HTTP; stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -20,6 +21,9 @@ async function main(): Promise<void> {
   await migrateToLatest(database.db);
   const app = await buildApp({ config, database });
 
+  // The webhook/deploy worker runs in every server process unless CMS_WORKER_ENABLED=false (then
+  // run `npm run worker` separately); several processes share the work safely.
+  let worker: Worker | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -30,6 +34,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal}: closing (finishing requests in flight)`);
     // close() stops accepting connections and resolves once requests in flight have been answered.
     await app.close();
+    await worker?.stop();
     await database.close();
     process.exit(0);
   };
@@ -37,6 +42,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
+  if (config.workerEnabled) worker = startWorker({ db: database.db, config, log: app.log });
   const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `SQLite (${config.database.file})`;
   app.log.info(`Folio ${config.version} on ${where}`);
   process.stdout.write(`\nFolio is running at ${address}  (API reference: ${address}/docs)\n\n`);

@@ -19,7 +19,7 @@ for (const kind of dbKinds()) {
       try {
         const health = await fetch(`${server.url}/health`);
         assert.equal(health.status, 200);
-        assert.equal((await health.json()).status, 'ok');
+        assert.equal(((await health.json()) as { status: string }).status, 'ok');
 
         // A request whose body is still arriving when SIGTERM lands must still be answered.
         const body = JSON.stringify({

@@ -12,6 +12,8 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseConfig['kind'];
+  /** Where it points (the change bus opens its own LISTEN connection from this). */
+  config: DatabaseConfig;
   /** Cheap round trip for /health. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -27,6 +29,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     return {
       db,
       kind: 'postgres',
+      config,
       ping: async () => {
         await sql`select 1`.execute(db);
       },
@@ -45,6 +48,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   return {
     db,
     kind: 'sqlite',
+    config,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -1,8 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { ApiKeyProjectsTable, ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
 import type { LoginFailuresTable, SessionsTable } from '../modules/auth/auth.table.js';
+import type { ContentEntriesTable, EntryHistoryTable } from '../modules/content/content.table.js';
+import type { ComponentDefinitionsTable } from '../modules/definitions/definitions.table.js';
+import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deploys.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
+import type { MediaTable } from '../modules/media/media.table.js';
+import type { ObjectFieldsTable, ObjectItemsTable, ObjectsTable } from '../modules/objects/objects.table.js';
 import type { DeployHooksTable, ProjectsTable } from '../modules/projects/projects.table.js';
 import type { AccountsTable, MembershipsTable } from '../modules/users/users.table.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/webhooks.table.js';
 
 /**
  * Every table, assembled from the per-module table types. Column names are camelCase here and
@@ -16,6 +23,19 @@ export interface Database {
   sessions: SessionsTable;
   loginFailures: LoginFailuresTable;
   events: EventsTable;
+  componentDefinitions: ComponentDefinitionsTable;
+  contentEntries: ContentEntriesTable;
+  entryHistory: EntryHistoryTable;
+  apiKeys: ApiKeysTable;
+  apiKeyProjects: ApiKeyProjectsTable;
+  objects: ObjectsTable;
+  objectFields: ObjectFieldsTable;
+  objectItems: ObjectItemsTable;
+  media: MediaTable;
+  webhooks: WebhooksTable;
+  webhookDeliveries: WebhookDeliveriesTable;
+  deploys: DeploysTable;
+  deployTriggers: DeployTriggersTable;
 }
 
 /** What repositories take: the database or an open transaction. */

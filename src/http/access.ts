@@ -27,6 +27,8 @@ export const access = {
   anyone: { allow: [], project: false },
   /** Any signed-in account, no project context: me, logout, refresh, the project list. */
   signedIn: { allow: ['session'], project: false },
+  /** Account-level admin work (secret API keys): a session; the service checks admin rights per site. */
+  accountAdmin: { allow: ['session'], project: false },
   /** A member of the project, any role. */
   member: { allow: ['session'], project: true, role: 'member' },
   memberOfParam: { allow: ['session'], project: true, role: 'member', projectFromParam: true },

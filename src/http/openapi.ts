@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
@@ -5,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (the same ones that validate and
  * serialise), so the reference cannot drift from the code. Served at /v1/openapi.json; /docs renders it.
+ * Its introduction is docs/api.md (conventions and the decisions the specification leaves open);
+ * src/http and dist/http both sit two levels below the repository root.
  */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -15,8 +18,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       info: {
         title: 'Folio API',
         version,
-        description:
-          'Folio is a headless CMS backend: one project is one site. Every /v1 response is an envelope `{ data, error }`; on failure `error` is `{ code, message, details? }`. Every response carries `x-request-id`.',
+        description: readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8'),
       },
       components: {
         securitySchemes: {
@@ -40,6 +42,40 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'Auth', description: 'Sessions for editors and admins.' },
         { name: 'Projects', description: 'A project is one site.' },
         { name: 'Users', description: 'Members of the project and their roles (admin, editor).' },
+        {
+          name: 'Definitions',
+          description:
+            "Component schemas the site's SDK registers per page (publishable key); they create stub entries.",
+        },
+        {
+          name: 'Content',
+          description:
+            'Entries with a working copy (editors) and a published copy (visitors); publish, bulk publish, unpublish, the publish audit trail and restore. Publishable-key routes answer CORS for the project domains.',
+        },
+        {
+          name: 'Snapshot',
+          description: 'Everything published, with a content-derived version, for build-time baking.',
+        },
+        {
+          name: 'Webhooks',
+          description:
+            'Signed (Standard Webhooks), durable, retried outbound events. Verify with any Standard Webhooks library; de-duplicate on `webhook-id`.',
+        },
+        { name: 'Deploys', description: 'Debounced deploy hook calls fired by publishes, and their log.' },
+        {
+          name: 'API keys',
+          description:
+            'Secret API keys (cms_sk_…) for servers: owned by the account that creates them, scoped to one, some or all of the sites it administers, read or write.',
+        },
+        {
+          name: 'Objects',
+          description:
+            'Schemaless structured data pushed by servers: scalar fields and ordered collections, upserted by key, draft or published.',
+        },
+        {
+          name: 'Media',
+          description: 'Image uploads (editors), the list (members) and the public file URLs with variants.',
+        },
       ],
     },
   });

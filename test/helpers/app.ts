@@ -24,7 +24,13 @@ export interface TestAppOptions {
 
 /** A Config as the server would parse it, with test defaults (quiet logs, a temp data dir). */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', CMS_DATA_DIR: env.CMS_DATA_DIR ?? tmpdir(), ...env });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    CMS_DATA_DIR: env.CMS_DATA_DIR ?? tmpdir(),
+    // Suites create many projects from one address; the limit itself has its own test.
+    CMS_PROJECT_CREATE_LIMIT_PER_HOUR: '100000',
+    ...env,
+  });
 }
 
 /**

@@ -62,3 +62,11 @@ describeEachDb('OpenAPI and /docs', (ctx) => {
     assert.match(res.headers['content-type'] as string, /text\/html/);
   });
 });
+
+describeEachDb('API reference introduction', (ctx) => {
+  it('carries the conventions and decisions of docs/api.md', async () => {
+    const res = await call(ctx.app, { method: 'GET', url: '/v1/openapi.json' });
+    assert.match(res.body.info.description, /## Decisions where the specification is silent/);
+    assert.match(res.body.info.description, /project_required/);
+  });
+});

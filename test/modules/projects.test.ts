@@ -301,3 +301,25 @@ describeEachDb('projects', (ctx) => {
     assert.equal(disagree.body.error.code, 'project_required');
   });
 });
+
+describeEachDb(
+  'project creation limit',
+  (ctx) => {
+    it('creating projects is limited per client address (429 with Retry-After)', async () => {
+      const create = (remoteAddress: string) =>
+        call(ctx.app, {
+          method: 'POST',
+          url: '/v1/projects',
+          remoteAddress,
+          payload: { name: 'Spam', admin: { email: uniqueEmail(), password: PASSWORD } },
+        });
+      for (let i = 0; i < 3; i++) assert.equal((await create('203.0.113.50')).status, 201);
+      const limited = await create('203.0.113.50');
+      assert.equal(limited.status, 429);
+      assert.equal(limited.body.error.code, 'rate_limited');
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+      assert.equal((await create('203.0.113.51')).status, 201, 'other addresses are not affected');
+    });
+  },
+  { env: { CMS_PROJECT_CREATE_LIMIT_PER_HOUR: '3' } },
+);

@@ -10,7 +10,7 @@ describeEachDb('users', (ctx) => {
   });
 
   it('admins add users (201); members list them; editors cannot add (403)', async () => {
-    const { project, admin } = await newProject(ctx.app);
+    const { admin } = await newProject(ctx.app);
     const email = uniqueEmail('grace');
     const created = await call(ctx.app, {
       method: 'POST',

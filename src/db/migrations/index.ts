@@ -1,6 +1,10 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_outbox.js';
+import * as m0003 from './0003_content.js';
+import * as m0004 from './0004_media.js';
+import * as m0005 from './0005_webhooks.js';
+import * as m0006 from './0006_keys_objects.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -9,4 +13,8 @@ import * as m0002 from './0002_outbox.js';
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_outbox': m0002,
+  '0003_content': m0003,
+  '0004_media': m0004,
+  '0005_webhooks': m0005,
+  '0006_keys_objects': m0006,
 };

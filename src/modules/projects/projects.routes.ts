@@ -1,8 +1,10 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { rateLimited } from '../../shared/errors.js';
 import {
   CreateProjectBody,
   CreateProjectResponse,
@@ -16,17 +18,28 @@ import type { ProjectsService } from './projects.service.js';
 const tags = ['Projects'];
 
 export const projectsRoutes =
-  (projects: ProjectsService): FastifyPluginAsyncTypebox =>
+  (projects: ProjectsService, createLimitPerHour: number): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // Creating a project needs no credential, so it is the one write a stranger can repeat: cap it
+    // per client address. In memory per instance (a soft limit; login limits are the hard, shared ones).
+    await app.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: (_request, context) =>
+        rateLimited(
+          Math.max(1, Math.ceil(context.ttl / 1000)),
+          'Too many projects created from this address.',
+        ),
+    });
+
     app.post(
       '/',
       {
-        config: { access: access.anyone },
+        config: { access: access.anyone, rateLimit: { max: createLimitPerHour, timeWindow: 3_600_000 } },
         schema: {
           tags,
           summary: 'Create a project and its first admin',
           description:
-            'No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409.',
+            'No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour): 429 with Retry-After.',
           body: CreateProjectBody,
           response: { 201: Envelope(CreateProjectResponse), ...errors(400, 409, 429) },
         },

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database.js';
+import { type ChangeBus, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { isUniqueViolation } from '../../db/dialect/index.js';
 import { conflict, notFound, validationFailed } from '../../shared/errors.js';
+import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail, verifyPassword } from '../../shared/passwords.js';
 import { randomToken } from '../../shared/secrets.js';
@@ -111,7 +113,21 @@ function mergeDeployHooks(
   });
 }
 
-export function createProjectsService(db: Db) {
+/** `changes` tells every instance's caches (publishable key, domains, snapshot) that a project changed. */
+/** Refuses deploy hook URLs whose host resolves to a loopback/private/link-local/... address (400). */
+async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: boolean): Promise<void> {
+  const problems = await Promise.all(hooks.map((hook) => hookUrlProblem(hook.url, allowPrivate)));
+  const details = problems.flatMap((message, position) =>
+    message ? [{ path: `body.deployHooks.${position}.url`, message }] : [],
+  );
+  if (details.length > 0) throw validationFailed('A deploy hook URL is not an allowed target.', details);
+}
+
+export function createProjectsService(
+  db: Db,
+  changes: ChangeBus,
+  hookTargets: { allowPrivate: boolean } = { allowPrivate: false },
+) {
   async function get(projectId: string): Promise<Project> {
     const row = await repo.findProject(db, projectId);
     if (!row) throw notFound('Project');
@@ -168,7 +184,10 @@ export function createProjectsService(db: Db) {
     },
 
     async update(projectId: string, patch: ProjectPatch): Promise<Project> {
-      await db.transaction().execute(async (trx) => {
+      // Outbound safety (contract §4): checked before the transaction, as it resolves host names.
+      if (patch.deployHooks) await checkDeployHookTargets(patch.deployHooks, hookTargets.allowPrivate);
+      await transactionWithChanges(db, changes, async (trx, changed) => {
+        await changed(TOPICS.project, projectId);
         const now = isoNow();
         await repo.updateProject(trx, projectId, {
           updatedAt: now,
@@ -191,7 +210,10 @@ export function createProjectsService(db: Db) {
 
     /** A new publishable key; the old one stops working with the next request. */
     async rotateKey(projectId: string): Promise<Project> {
-      await repo.updateProject(db, projectId, { apiKey: newApiKey(), updatedAt: isoNow() });
+      await transactionWithChanges(db, changes, async (trx, changed) => {
+        await repo.updateProject(trx, projectId, { apiKey: newApiKey(), updatedAt: isoNow() });
+        await changed(TOPICS.project, projectId);
+      });
       return get(projectId);
     },
 

@@ -1,0 +1,228 @@
+/**
+ * `npm run bench:content`: the content hot paths against a bare node:http server sending the same
+ * bytes, measured in the same run (autocannon here, each server in its own child process).
+ *
+ * 1. Visitor GET /v1/content/:pageId, a 20-entry page of ~15 KB (target >= 0.5x bare, p99 < 5 ms
+ *    at 50 connections).
+ * 2. GET /v1/snapshot revalidation with If-None-Match -> 304 (target >= 0.8x bare).
+ * 3. A snapshot of 1,000 pages x 20 entries built cold, in process (target < 300 ms on SQLite).
+ *
+ * SQLite in a temporary directory. BENCH_DURATION: seconds per scenario (default 8).
+ * Writes bench/results/content.json and content.md.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { openDatabase } from '../../src/db/connect.js';
+import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { createSnapshotService } from '../../src/modules/snapshot/snapshot.service.js';
+import { seedProject } from './seed.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const CONNECTIONS = 50;
+
+function start(script: string, args: string[], env: Record<string, string>, ready: RegExp) {
+  return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = ready.exec(out);
+      if (match) resolve({ child, url: match[1] ?? '' });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.removeAllListeners('exit');
+    child.on('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+interface Result {
+  name: string;
+  requestsPerSec: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  requests: number;
+  statusOk: number;
+  errors: number;
+}
+
+async function measure(name: string, url: string, headers: Record<string, string>, status: number) {
+  // Warm-up (JIT, caches), not recorded.
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 1 });
+  const r: any = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  const result: Result = {
+    name,
+    requestsPerSec: Math.round(r.requests.average),
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+    requests: r.requests.total,
+    statusOk: status === 200 ? r['2xx'] : r['3xx'],
+    errors: r.errors + r.timeouts + r.non2xx - (status === 304 ? r['3xx'] : 0),
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  return result;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-bench-content-'));
+  const file = join(dir, 'cms.sqlite');
+  try {
+    const handle = openDatabase({ kind: 'sqlite', file });
+    await migrateToLatest(handle.db);
+    const small = await seedProject(handle.db, 'Page bench', 1, 20);
+    const big = await seedProject(handle.db, 'Snapshot bench', 1000, 20);
+
+    // Cold snapshot builds: a fresh service (empty cache) each time, on the 20,000-entry project.
+    const cold: number[] = [];
+    let snapshotBytes = 0;
+    for (let i = 0; i < 5; i++) {
+      const service = createSnapshotService(handle.db, createInProcessChangeBus());
+      const t0 = performance.now();
+      const built = await service.snapshot(big.id);
+      cold.push(Math.round((performance.now() - t0) * 10) / 10);
+      snapshotBytes = built.body.length;
+    }
+    await handle.close();
+    process.stdout.write(`cold snapshot builds (ms): ${cold.join(', ')}; ${snapshotBytes} bytes\n`);
+
+    const results: Result[] = [];
+    const env = {
+      DATABASE_URL: `sqlite:${file}`,
+      CMS_DATA_DIR: dir,
+      PORT: '0',
+      CMS_WORKER_ENABLED: 'false',
+    };
+    const folio = await start(
+      'bench/content/folio-server.ts',
+      [],
+      { ...env, LOG_LEVEL: 'warn' },
+      /LISTENING (\S+)/,
+    );
+    const pageUrl = `${folio.url}/v1/content/%2F`;
+    const key = { 'x-cms-key': small.apiKey };
+    const page = await fetch(pageUrl, { headers: key });
+    const body = Buffer.from(await page.arrayBuffer());
+    const pageEtag = page.headers.get('etag')!;
+    const snap = await fetch(`${folio.url}/v1/snapshot`, { headers: { 'x-cms-key': big.apiKey } });
+    const snapEtag = snap.headers.get('etag')!;
+    await snap.arrayBuffer();
+    writeFileSync(join(dir, 'page.json'), body);
+
+    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const bare = await start(
+      'bench/content/bare-server.ts',
+      [port, join(dir, 'page.json'), pageEtag],
+      {},
+      /(ready)/,
+    );
+    const bareUrl = `http://127.0.0.1:${port}/`;
+    const floorPort = String(Number(port) + 1);
+    const floor = await start(
+      'bench/content/fastify-floor.ts',
+      [floorPort, join(dir, 'page.json'), pageEtag],
+      {},
+      /(ready)/,
+    );
+    const floorUrl = `http://127.0.0.1:${floorPort}/`;
+    results.push(await measure('bare: page 200', bareUrl, {}, 200));
+    results.push(await measure('fastify floor: page 200', floorUrl, {}, 200));
+    results.push(await measure('folio: visitor page 200', pageUrl, key, 200));
+    results.push(await measure('bare: 304', bareUrl, { 'if-none-match': pageEtag }, 304));
+    results.push(await measure('fastify floor: 304', floorUrl, { 'if-none-match': pageEtag }, 304));
+    results.push(
+      await measure(
+        'folio: snapshot 304',
+        `${folio.url}/v1/snapshot`,
+        { 'x-cms-key': big.apiKey, 'if-none-match': snapEtag },
+        304,
+      ),
+    );
+    results.push(
+      await measure('folio: visitor page 304', pageUrl, { ...key, 'if-none-match': pageEtag }, 304),
+    );
+    await stop(folio.child);
+
+    // The same page with the default log level (info: pino logs every request).
+    const folioInfo = await start(
+      'bench/content/folio-server.ts',
+      [],
+      { ...env, LOG_LEVEL: 'info' },
+      /LISTENING (\S+)/,
+    );
+    folioInfo.child.stdout!.resume();
+    results.push(
+      await measure('folio (LOG_LEVEL=info): visitor page 200', `${folioInfo.url}/v1/content/%2F`, key, 200),
+    );
+    await stop(folioInfo.child);
+    await stop(bare.child);
+    await stop(floor.child);
+
+    const rps = (name: string) => results.find((r) => r.name === name)!.requestsPerSec;
+    const summary = {
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+      durationSeconds: DURATION,
+      connections: CONNECTIONS,
+      pageBytes: body.length,
+      snapshot: { pages: 1000, entriesPerPage: 20, bytes: snapshotBytes, coldBuildMs: cold },
+      ratios: {
+        page200VsBare: +(rps('folio: visitor page 200') / rps('bare: page 200')).toFixed(2),
+        snapshot304VsBare: +(rps('folio: snapshot 304') / rps('bare: 304')).toFixed(2),
+        page304VsBare: +(rps('folio: visitor page 304') / rps('bare: 304')).toFixed(2),
+        fastifyFloor200VsBare: +(rps('fastify floor: page 200') / rps('bare: page 200')).toFixed(2),
+        fastifyFloor304VsBare: +(rps('fastify floor: 304') / rps('bare: 304')).toFixed(2),
+        page200InfoLogsVsBare: +(
+          rps('folio (LOG_LEVEL=info): visitor page 200') / rps('bare: page 200')
+        ).toFixed(2),
+      },
+      results,
+    };
+    mkdirSync(join(root, 'bench/results'), { recursive: true });
+    writeFileSync(join(root, 'bench/results/content.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    const md = [
+      '# Content bench',
+      '',
+      `${summary.machine.cpus} CPUs (${summary.machine.model}), Node ${summary.machine.node}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario after a 1 s warm-up; SQLite. Servers and autocannon share the machine.`,
+      '',
+      '| scenario | req/s | p50 ms | p99 ms | requests | errors |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...results.map(
+        (r) =>
+          `| ${r.name} | ${r.requestsPerSec} | ${r.latencyP50Ms} | ${r.latencyP99Ms} | ${r.requests} | ${r.errors} |`,
+      ),
+      '',
+      `- Visitor page (${body.length} bytes, 20 entries) vs bare: **${summary.ratios.page200VsBare}x** (target >= 0.5x, p99 < 5 ms)`,
+      `- Snapshot 304 vs bare 304: **${summary.ratios.snapshot304VsBare}x** (target >= 0.8x); page 304 vs bare: ${summary.ratios.page304VsBare}x`,
+      `- A bare Fastify route with the same bytes (the framework's floor): ${summary.ratios.fastifyFloor200VsBare}x (200), ${summary.ratios.fastifyFloor304VsBare}x (304)`,
+      `- With LOG_LEVEL=info (request logging on): ${summary.ratios.page200InfoLogsVsBare}x`,
+      `- Snapshot of 1,000 pages x 20 entries (${snapshotBytes} bytes) built cold: ${cold.join(', ')} ms (target < 300 ms)`,
+      '',
+    ].join('\n');
+    writeFileSync(join(root, 'bench/results/content.md'), md);
+    process.stdout.write(`\n${md}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${(err as Error).stack}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,72 @@
+import type { Db } from '../../src/db/database.js';
+import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
+import { canonicalJson } from '../../src/modules/content/canonical.js';
+import type { EntryRow } from '../../src/modules/content/content.table.js';
+import type { DefinitionRow } from '../../src/modules/definitions/definitions.table.js';
+import { createProjectsService } from '../../src/modules/projects/projects.service.js';
+import { newId } from '../../src/shared/ids.js';
+
+/** ~700 bytes of published fields, so 20 entries make the ~15 KB page of the issue. */
+function fieldsFor(page: number, i: number) {
+  return {
+    title: `Section ${i} of page ${page}: a headline long enough to be realistic`,
+    body: `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6)}</p>`,
+    image: { url: `https://cdn.example.com/p${page}/img-${i}.webp`, alt: `Illustration ${i}` },
+    cta: { label: 'Read more', href: `/pages/${page}/section-${i}` },
+    order: i,
+    featured: i % 3 === 0,
+  };
+}
+
+/** A project whose `pages` pages each hold `perPage` published entries, written straight to the tables. */
+export async function seedProject(db: Db, name: string, pages: number, perPage: number) {
+  const projects = createProjectsService(db, createInProcessChangeBus());
+  const { project } = await projects.create({
+    name,
+    admin: { email: `${newId('usr').toLowerCase()}@bench.example`, password: 'bench password 123' },
+  });
+  const now = new Date().toISOString();
+  const definitions: DefinitionRow[] = [];
+  const entries: EntryRow[] = [];
+  for (let p = 0; p < pages; p++) {
+    const pageId = p === 0 ? '/' : `/pages/${p}`;
+    for (let i = 0; i < perPage; i++) {
+      const instanceKey = `section-${String(i).padStart(2, '0')}`;
+      const fields = canonicalJson(fieldsFor(p, i));
+      definitions.push({
+        projectId: project.id,
+        pageId,
+        instanceKey,
+        componentId: 'Section',
+        fields: JSON.stringify([{ key: 'title', type: 'text' }]),
+        createdAt: now,
+        updatedAt: now,
+      });
+      entries.push({
+        id: newId('ent'),
+        projectId: project.id,
+        pageId,
+        instanceKey,
+        componentId: 'Section',
+        fields,
+        publishedFields: fields,
+        publishedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+  }
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < entries.length; i += 500) {
+      await trx
+        .insertInto('componentDefinitions')
+        .values(definitions.slice(i, i + 500))
+        .execute();
+      await trx
+        .insertInto('contentEntries')
+        .values(entries.slice(i, i + 500))
+        .execute();
+    }
+  });
+  return project;
+}

@@ -1,0 +1,208 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../../config.js';
+
+/**
+ * Cross-instance cache invalidation. Folio keeps hot read results in memory (serialized pages, the
+ * snapshot, publishable key lookups); every instance must drop them when another instance changes
+ * the data behind them.
+ *
+ * PostgreSQL: the writer calls `select pg_notify(...)` inside its transaction, so the notification
+ * is delivered on commit and never for a rolled-back change; each instance holds one dedicated
+ * connection that LISTENs. Notifications sent while that connection is down are lost, so on every
+ * (re)connect subscribers are told to flush everything (topic `*`), and `live` is false in between:
+ * caches must not serve then. Rejected: polling a "changes" table (a query per request or a delay),
+ * and a TTL (stale reads for its length).
+ *
+ * SQLite: one process owns the file, so delivery is in-process only (`notify` is a no-op; the writer
+ * calls `deliverLocal` after its commit). Several processes on one SQLite file are not supported for
+ * caching; use PostgreSQL to run more than one instance.
+ *
+ * In both dialects the writer also calls `deliverLocal` right after its commit, so its own next read
+ * sees its write without waiting for the notification round trip (read-your-writes).
+ */
+export type ChangeListener = (topic: string, key: string) => void;
+
+/** Topic delivered to subscribers when they must drop everything (invalidations may have been lost). */
+export const FLUSH_ALL = '*';
+
+/**
+ * What the caches listen for. Anything that changes what a visitor or a build reads must notify:
+ * - `project` (key: projectId): the key, domains or bakeEnabled changed (rotate-key, PATCH project);
+ * - `page` (key: pageKey(projectId, pageId)): the published entries of a page changed;
+ * - `snapshot` (key: projectId): anything in GET /v1/snapshot changed (content or object publishes).
+ */
+export const TOPICS = { project: 'project', page: 'page', snapshot: 'snapshot' } as const;
+export const pageKey = (projectId: string, pageId: string): string => `${projectId} ${pageId}`;
+
+export interface ChangeBus {
+  /** Announce a change from inside the writing transaction (PostgreSQL: delivered on commit). */
+  notify(trx: Kysely<any>, topic: string, key: string): Promise<void>;
+  /** Deliver to this instance's subscribers now: the writer, right after its commit. */
+  deliverLocal(topic: string, key: string): void;
+  subscribe(fn: ChangeListener): () => void;
+  /** False while invalidations from other instances may be missed; caches must not serve then. */
+  readonly live: boolean;
+  /** Resolves after the first attempt to start listening (success or failure); never rejects. */
+  started(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'folio_changes';
+
+function createListeners() {
+  const listeners = new Set<ChangeListener>();
+  return {
+    add(fn: ChangeListener) {
+      listeners.add(fn);
+      return () => void listeners.delete(fn);
+    },
+    emit(topic: string, key: string) {
+      for (const fn of listeners) {
+        try {
+          fn(topic, key);
+        } catch {
+          // A faulty subscriber must not stop the others from invalidating.
+        }
+      }
+    },
+  };
+}
+
+export function createInProcessChangeBus(): ChangeBus {
+  const listeners = createListeners();
+  return {
+    notify: async () => {},
+    deliverLocal: listeners.emit,
+    subscribe: listeners.add,
+    live: true,
+    started: async () => {},
+    close: async () => {},
+  };
+}
+
+export interface PgChangeBusOptions {
+  url: string;
+  /** Reconnect backoff bounds, in milliseconds. */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  onError?: (err: Error) => void;
+}
+
+export function createPgChangeBus(options: PgChangeBusOptions): ChangeBus {
+  const listeners = createListeners();
+  const minBackoff = options.minBackoffMs ?? 100;
+  const maxBackoff = options.maxBackoffMs ?? 5000;
+  let client: pg.Client | null = null;
+  let live = false;
+  let closed = false;
+  let backoff = minBackoff;
+  let timer: NodeJS.Timeout | null = null;
+  let firstAttempt: Promise<void> | null = null;
+
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = null;
+    live = false;
+    listeners.emit(FLUSH_ALL, '');
+    c.end().catch(() => {});
+    schedule();
+  };
+
+  const schedule = () => {
+    if (closed || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, backoff);
+    timer.unref();
+    backoff = Math.min(backoff * 2, maxBackoff);
+  };
+
+  async function connect(): Promise<void> {
+    if (closed) return;
+    const c = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
+    c.on('error', (err) => {
+      options.onError?.(err);
+      lost(c);
+    });
+    c.on('end', () => lost(c));
+    c.on('notification', (msg) => {
+      if (msg.channel !== CHANNEL || !msg.payload) return;
+      try {
+        const [topic, key] = JSON.parse(msg.payload) as [string, string];
+        listeners.emit(topic, key);
+      } catch {
+        // Not ours (someone else notifying on the channel): ignore.
+      }
+    });
+    client = c;
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${CHANNEL}`);
+      if (closed || client !== c) {
+        await c.end().catch(() => {});
+        return;
+      }
+      backoff = minBackoff;
+      // Whatever was cached before this moment may have missed notifications.
+      listeners.emit(FLUSH_ALL, '');
+      live = true;
+    } catch (err) {
+      options.onError?.(err as Error);
+      lost(c);
+    }
+  }
+
+  return {
+    async notify(trx, topic, key) {
+      await sql`select pg_notify(${CHANNEL}, ${JSON.stringify([topic, key])})`.execute(trx);
+    },
+    deliverLocal: listeners.emit,
+    subscribe: listeners.add,
+    get live() {
+      return live;
+    },
+    started() {
+      firstAttempt ??= connect();
+      return firstAttempt;
+    },
+    async close() {
+      closed = true;
+      live = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await firstAttempt?.catch(() => {});
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+/** The bus for a database: LISTEN/NOTIFY on PostgreSQL, in-process on SQLite. */
+export function createChangeBus(database: DatabaseConfig, onError?: (err: Error) => void): ChangeBus {
+  return database.kind === 'postgres'
+    ? createPgChangeBus({ url: database.url, ...(onError && { onError }) })
+    : createInProcessChangeBus();
+}
+
+/**
+ * Runs `fn` in a transaction and, after it commits, delivers its changes to this instance.
+ * `changed(topic, key)` notifies other instances inside the transaction (PostgreSQL).
+ */
+export async function transactionWithChanges<DB, T>(
+  db: Kysely<DB>,
+  bus: ChangeBus,
+  fn: (trx: Transaction<DB>, changed: (topic: string, key: string) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const pending: [string, string][] = [];
+  const result = await db.transaction().execute((trx) =>
+    fn(trx, async (topic, key) => {
+      pending.push([topic, key]);
+      await bus.notify(trx, topic, key);
+    }),
+  );
+  for (const [topic, key] of pending) bus.deliverLocal(topic, key);
+  return result;
+}

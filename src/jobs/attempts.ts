@@ -1,0 +1,66 @@
+/**
+ * What webhook deliveries and deploy hook calls have in common: a row that is attempted, leased
+ * while an attempt is in flight, and retried on the schedule. Pure logic only; SQL lives in
+ * src/jobs/queue.ts and the dialect-specific claim in src/db/dialect/claim.ts.
+ */
+export type AttemptStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface AttemptColumns {
+  id: string;
+  projectId: string;
+  status: AttemptStatus;
+  attemptCount: number;
+  /** How many waits of the retry schedule this row has used. */
+  scheduleStep: number;
+  nextAttemptAt: string | null;
+  /** Lease: while in the future, an attempt is in flight somewhere; a crashed claim expires. */
+  lockedUntil: string | null;
+  lastAttemptAt: string | null;
+  responseCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+  /** The first bytes of the receiver's answer, for the log (truncated). */
+  responseBody: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The result of one HTTP attempt, as the outbound client reports it. */
+export interface AttemptResult {
+  ok: boolean;
+  responseCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+  /** Seconds from a Retry-After header on 429/503. */
+  retryAfterSeconds: number | null;
+  /** No retry makes sense (e.g. the webhook was deactivated meanwhile): fail at once. */
+  final?: boolean;
+}
+
+/** Longest Retry-After we honour: a receiver cannot park a delivery for more than a day. */
+const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Where a row goes after a failed attempt: back to `pending` after the next wait of the schedule
+ * (plus up to 20% jitter, so retries of many deliveries spread out instead of arriving in a herd —
+ * jitter is only ever added, so a wait is never shorter than the schedule says), or `failed` once
+ * the schedule is used up. A 429/503 Retry-After lengthens the wait, never shortens it.
+ */
+export function afterFailure(
+  scheduleMs: readonly number[],
+  scheduleStep: number,
+  retryAfterSeconds: number | null,
+  now: number,
+  random: () => number = Math.random,
+): { status: 'pending'; nextAttemptAt: number; scheduleStep: number } | { status: 'failed' } {
+  const wait = scheduleMs[scheduleStep];
+  if (wait === undefined) return { status: 'failed' };
+  const jittered = Math.round(wait * (1 + 0.2 * random()));
+  const floor = retryAfterSeconds === null ? 0 : Math.min(retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS);
+  return {
+    status: 'pending',
+    nextAttemptAt: now + Math.max(jittered, floor),
+    scheduleStep: scheduleStep + 1,
+  };
+}

@@ -1,0 +1,185 @@
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { claimDueAttempts } from '../db/dialect/claim.js';
+import { createHookClient } from '../shared/hook-http.js';
+import { isoAt } from '../shared/time.js';
+import type { AttemptColumns, AttemptResult } from './attempts.js';
+import { attemptJobs, snapshotVersionOf, sweepJobs } from './handlers.js';
+import { recordOutcome } from './queue.js';
+import type { AttemptJob, JobContext, SnapshotVersionOf, WorkerLog } from './types.js';
+
+export interface WorkerOptions {
+  db: Db;
+  config: Config;
+  log: WorkerLog;
+  /** Overrides the snapshot version lookup (tests, or until the snapshot module provides it). */
+  snapshotVersion?: SnapshotVersionOf;
+}
+
+export interface Worker {
+  /** Stops claiming, waits for attempts in flight and records their outcomes. */
+  stop(): Promise<void>;
+}
+
+const FLUSH_DELAY_MS = 5;
+
+interface Outcome {
+  job: AttemptJob;
+  row: AttemptColumns;
+  lease: string;
+  result: AttemptResult;
+}
+
+/**
+ * The outbox/job loop. Each tick runs the due sweeps (dispatch events, fire deploy triggers, prune),
+ * then tops up every attempt job to `workerBatchSize` attempts in flight: rows are leased in one
+ * statement, sent outside any transaction, and their outcomes recorded in batches as they come back.
+ * A slow receiver holds only its own slot, never the batch. Safe to run in several processes: claims
+ * never overlap (src/db/dialect/claim.ts) and a crashed process's leases expire.
+ *
+ * The first tick waits one poll interval, so a process that starts and dies at once claims nothing.
+ */
+export function startWorker(options: WorkerOptions): Worker {
+  const { db, config, log } = options;
+  const client = createHookClient({
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: config.allowPrivateHookTargets,
+  });
+  const ctx: JobContext = {
+    db,
+    config,
+    log,
+    client,
+    snapshotVersion: options.snapshotVersion ?? snapshotVersionOf,
+  };
+
+  let stopping = false;
+  let wakeUp: (() => void) | null = null;
+  const lastSweep = new Map<string, number>();
+  const inFlight = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  const outcomes: Outcome[] = [];
+  let flushing: Promise<void> | null = null;
+
+  const wake = () => wakeUp?.();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  async function flush(): Promise<void> {
+    const batch = outcomes.splice(0);
+    try {
+      await db.transaction().execute(async (trx) => {
+        const now = Date.now();
+        for (const o of batch) {
+          const recorded = await recordOutcome(
+            trx,
+            o.job.table,
+            o.row,
+            o.lease,
+            o.result,
+            config.webhookRetryScheduleMs,
+            now,
+          );
+          if (recorded) await o.job.onRecorded?.(trx, o.row, o.result);
+        }
+      });
+    } catch (err) {
+      // The rows stay leased and are attempted again once the lease runs out: late, never lost.
+      log.error({ err }, 'worker: recording attempt outcomes failed');
+    } finally {
+      for (const o of batch) inFlight.set(o.job.name, (inFlight.get(o.job.name) ?? 1) - 1);
+    }
+  }
+
+  function scheduleFlush(): void {
+    if (flushing) return;
+    // Outcomes arriving close together are recorded in one transaction: a short pause costs a few
+    // milliseconds of lease, and saves a commit per delivery.
+    flushing = new Promise<void>((resolve) => setTimeout(resolve, FLUSH_DELAY_MS)).then(flush).finally(() => {
+      flushing = null;
+      if (outcomes.length > 0) scheduleFlush();
+      wake();
+    });
+  }
+
+  function launch(job: AttemptJob, row: AttemptColumns, lease: string, batch: unknown): void {
+    const attempt = job
+      .attempt(ctx, row, batch)
+      .catch(
+        (err: unknown): AttemptResult => ({
+          ok: false,
+          responseCode: null,
+          durationMs: 0,
+          error: `internal error: ${(err as Error).message}`,
+          responseBody: null,
+          retryAfterSeconds: null,
+        }),
+      )
+      .then((result) => {
+        outcomes.push({ job, row, lease, result });
+        scheduleFlush();
+      });
+    running.add(attempt);
+    void attempt.finally(() => running.delete(attempt));
+  }
+
+  /** One pass; true when there is more work right now (a full batch somewhere). */
+  async function tick(): Promise<boolean> {
+    let busy = false;
+    for (const job of sweepJobs) {
+      const now = Date.now();
+      if (now - (lastSweep.get(job.name) ?? 0) < job.everyMs(config)) continue;
+      const handled = await job.run(ctx, now);
+      // A full batch runs again on the next pass instead of waiting for its interval.
+      lastSweep.set(job.name, handled >= config.workerBatchSize ? 0 : now);
+      if (handled >= config.workerBatchSize) busy = true;
+    }
+    for (const job of attemptJobs) {
+      if (stopping) break;
+      const free = config.workerBatchSize - (inFlight.get(job.name) ?? 0);
+      if (free <= 0) continue;
+      const now = Date.now();
+      const lease = isoAt(now + config.workerLeaseMs);
+      const rows = await claimDueAttempts<AttemptColumns>(db, job.table, free, isoAt(now), lease);
+      inFlight.set(job.name, (inFlight.get(job.name) ?? 0) + rows.length);
+      if (rows.length > 0) {
+        const batch = await job.prepare(ctx, rows);
+        for (const row of rows) launch(job, row, lease, batch);
+      }
+      if (rows.length === free) busy = true;
+    }
+    return busy;
+  }
+
+  const loop = (async () => {
+    await sleep(config.workerPollMs);
+    while (!stopping) {
+      let busy = false;
+      try {
+        busy = await tick();
+      } catch (err) {
+        log.error({ err }, 'worker: tick failed');
+      }
+      if (!busy && !stopping) await sleep(config.workerPollMs);
+    }
+    await Promise.allSettled([...running]);
+    while (flushing) await flushing;
+  })();
+
+  return {
+    async stop() {
+      stopping = true;
+      wake();
+      await loop;
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { sql } from 'kysely';
+import type { DbOrTx } from '../../db/database.js';
+import type { ApiKeyRow, KeyAccess, KeyScope } from './api-keys.table.js';
+
+export async function insertKey(db: DbOrTx, row: ApiKeyRow, projectIds: readonly string[]): Promise<void> {
+  await db.insertInto('apiKeys').values(row).execute();
+  if (projectIds.length > 0) {
+    await db
+      .insertInto('apiKeyProjects')
+      .values(projectIds.map((projectId) => ({ keyId: row.id, projectId })))
+      .execute();
+  }
+}
+
+/** The account's live keys, newest first. */
+export const listKeys = (db: DbOrTx, accountId: string): Promise<ApiKeyRow[]> =>
+  db
+    .selectFrom('apiKeys')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('revokedAt', 'is', null)
+    .orderBy('id', 'desc')
+    .execute();
+
+/** The listed sites of the given keys, as keyId -> sorted project ids. */
+export async function listedProjects(db: DbOrTx, keyIds: readonly string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  if (keyIds.length === 0) return map;
+  const rows = await db
+    .selectFrom('apiKeyProjects')
+    .select(['keyId', 'projectId'])
+    .where('keyId', 'in', keyIds)
+    .orderBy('keyId')
+    .orderBy('projectId')
+    .execute();
+  for (const r of rows) map.set(r.keyId, [...(map.get(r.keyId) ?? []), r.projectId]);
+  return map;
+}
+
+/** Projects the account administers, sorted. */
+export async function adminProjectIds(db: DbOrTx, accountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .select('projectId')
+    .where('accountId', '=', accountId)
+    .where('role', '=', 'admin')
+    .orderBy('projectId')
+    .execute();
+  return rows.map((r) => r.projectId);
+}
+
+/** Revokes one of the account's live keys; false when there is none with that id. */
+export async function revokeKey(db: DbOrTx, accountId: string, id: string, now: string): Promise<boolean> {
+  const res = await db
+    .updateTable('apiKeys')
+    .set({ revokedAt: now })
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export interface ResolvedKeyRow {
+  id: string;
+  access: KeyAccess;
+  scope: KeyScope;
+  lastUsedAt: string | null;
+  projectId: string | null;
+}
+
+/**
+ * A live key by hash together with the sites it covers right now, in one round trip: one row per
+ * covered site (the creator is still admin there and, for `selected`, the site is listed), or a
+ * single row with a null projectId when it covers none. No rows: unknown or revoked.
+ */
+export const resolveByHash = (db: DbOrTx, keyHash: string): Promise<ResolvedKeyRow[]> =>
+  db
+    .selectFrom('apiKeys as k')
+    .leftJoin('memberships as m', (join) =>
+      join
+        .onRef('m.accountId', '=', 'k.accountId')
+        .on('m.role', '=', 'admin')
+        .on((eb) =>
+          eb.or([
+            eb('k.scope', '=', 'all'),
+            eb.exists(
+              eb
+                .selectFrom('apiKeyProjects as kp')
+                .select(sql.lit(1).as('one'))
+                .whereRef('kp.keyId', '=', 'k.id')
+                .whereRef('kp.projectId', '=', 'm.projectId'),
+            ),
+          ]),
+        ),
+    )
+    .select(['k.id', 'k.access', 'k.scope', 'k.lastUsedAt', 'm.projectId'])
+    .where('k.keyHash', '=', keyHash)
+    .where('k.revokedAt', 'is', null)
+    .execute();
+
+/** Stamps lastUsedAt unless another instance did so within the window (at most one write a minute). */
+export async function touchKey(db: DbOrTx, id: string, now: string, staleBefore: string): Promise<void> {
+  await db
+    .updateTable('apiKeys')
+    .set({ lastUsedAt: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<', staleBefore)]))
+    .execute();
+}

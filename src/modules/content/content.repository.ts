@@ -1,0 +1,141 @@
+import { sql } from 'kysely';
+import type { DbOrTx, Tx } from '../../db/database.js';
+import type { EntryRow, HistoryRow } from './content.table.js';
+
+export const entriesOfPage = (db: DbOrTx, projectId: string, pageId: string): Promise<EntryRow[]> =>
+  db
+    .selectFrom('contentEntries')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .execute();
+
+export type PublishedRow = Pick<EntryRow, 'id' | 'instanceKey' | 'componentId' | 'publishedAt'> & {
+  publishedFields: string;
+};
+
+/** The live entries of one page: one indexed range scan, no query per entry. */
+export const publishedEntriesOfPage = (db: DbOrTx, projectId: string, pageId: string) =>
+  db
+    .selectFrom('contentEntries')
+    .select(['id', 'instanceKey', 'componentId', 'publishedFields', 'publishedAt'])
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .where('publishedFields', 'is not', null)
+    .execute() as Promise<PublishedRow[]>;
+
+/** Every live entry of the project, for the snapshot. */
+export const publishedEntriesOfProject = (db: DbOrTx, projectId: string) =>
+  db
+    .selectFrom('contentEntries')
+    .select(['pageId', 'instanceKey', 'componentId', 'publishedFields'])
+    .where('projectId', '=', projectId)
+    .where('publishedFields', 'is not', null)
+    .execute() as Promise<
+    { pageId: string; instanceKey: string; componentId: string; publishedFields: string }[]
+  >;
+
+export const findEntry = (db: DbOrTx, projectId: string, id: string): Promise<EntryRow | undefined> =>
+  db
+    .selectFrom('contentEntries')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/** Inserts stubs where no entry exists yet; returns the instance keys actually created. */
+export async function insertStubs(trx: Tx, rows: EntryRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await trx
+    .insertInto('contentEntries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['projectId', 'pageId', 'instanceKey']).doNothing())
+    .returning('instanceKey')
+    .execute();
+  return inserted.map((r) => r.instanceKey);
+}
+
+/** Follows a definition whose component changed; returns how many live entries changed with it. */
+export async function setComponentId(
+  trx: Tx,
+  key: { projectId: string; pageId: string; instanceKey: string },
+  componentId: string,
+  now: string,
+): Promise<{ live: boolean }> {
+  const rows = await trx
+    .updateTable('contentEntries')
+    .set({ componentId, updatedAt: now })
+    .where('projectId', '=', key.projectId)
+    .where('pageId', '=', key.pageId)
+    .where('instanceKey', '=', key.instanceKey)
+    .where('componentId', '<>', componentId)
+    .returning('publishedFields')
+    .execute();
+  return { live: rows.some((r) => r.publishedFields !== null) };
+}
+
+export async function updateEntry(
+  trx: Tx,
+  id: string,
+  set: Partial<Pick<EntryRow, 'fields' | 'publishedFields' | 'publishedAt' | 'updatedAt'>>,
+): Promise<EntryRow> {
+  return trx
+    .updateTable('contentEntries')
+    .set(set)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Publishes every entry of the page whose working copy differs from its published copy, in one
+ * statement: the returned rows are exactly what was published, with no window for a concurrent edit
+ * between reading and publishing.
+ */
+export const publishDraftsOfPage = (trx: Tx, projectId: string, pageId: string, now: string) =>
+  trx
+    .updateTable('contentEntries')
+    .set({ publishedFields: sql<string>`fields`, publishedAt: now, updatedAt: now })
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .where((eb) => eb.or([eb('publishedFields', 'is', null), eb('publishedFields', '<>', eb.ref('fields'))]))
+    .returningAll()
+    .execute();
+
+export async function insertHistory(trx: Tx, rows: HistoryRow[]): Promise<void> {
+  if (rows.length > 0) await trx.insertInto('entryHistory').values(rows).execute();
+}
+
+/** Newest first, by time-sortable id; `before` is the cursor (last id of the previous page). */
+export function historyOf(
+  db: DbOrTx,
+  projectId: string,
+  entryId: string,
+  before: string | undefined,
+  limit: number,
+): Promise<HistoryRow[]> {
+  let query = db
+    .selectFrom('entryHistory')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('entryId', '=', entryId);
+  if (before) query = query.where('id', '<', before);
+  return query
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+}
+
+export const findHistory = (
+  db: DbOrTx,
+  projectId: string,
+  entryId: string,
+  id: string,
+): Promise<HistoryRow | undefined> =>
+  db
+    .selectFrom('entryHistory')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('entryId', '=', entryId)
+    .where('id', '=', id)
+    .executeTakeFirst();

@@ -1,0 +1,164 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { access } from '../../http/access.js';
+import { projectIdOf } from '../../http/auth.js';
+import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
+import { LIMITS } from '../definitions/limits.js';
+import {
+  BulkPublishBody,
+  BulkPublishResult,
+  Entry,
+  EntryParams,
+  HistoryItem,
+  HistoryParams,
+  PageParams,
+  UpdateEntryBody,
+} from './content.schemas.js';
+import type { Actor, ContentService } from './content.service.js';
+import { NotModified, sendCachedJson } from './etag.js';
+
+const tags = ['Content'];
+
+const EVENT_SHAPE =
+  'Writes a `content.published` event (`content.unpublished` for unpublish) into the outbox in the same transaction. Event `data`: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields, publishedAt }], actor: { id, email } }` — `fields` are the published fields; on unpublish `fields` and `publishedAt` are null. The change reaches visitors on every instance at once (cached pages are dropped through LISTEN/NOTIFY on PostgreSQL).';
+
+const CORS_NOTE =
+  "Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).";
+
+const actorOf = (request: FastifyRequest): Actor => ({
+  id: request.auth.session!.accountId,
+  email: request.auth.session!.email,
+});
+
+export const contentRoutes =
+  (content: ContentService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/:pageId',
+      {
+        config: { access: access.siteRead },
+        schema: {
+          tags,
+          summary: 'Entries of a page',
+          description: `The page path is URL-encoded ("/" becomes %2F). Entries are ordered by instanceKey (code-unit order).
+
+Visitors (publishable or secret key) get only entries with a published copy, showing the published fields (an edited entry keeps showing its old fields until republished), with \`status: "published"\` and \`updatedAt\` = \`publishedAt\`. An unknown page is an empty list. Visitor responses carry \`ETag\` and \`Cache-Control: no-cache\`; \`If-None-Match\` answers 304.
+
+A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x-cms-key\`) adds drafts: every entry with its working fields; \`status\` is "published" only while the working copy equals the published copy. These responses are \`Cache-Control: private, no-store\`.
+
+${CORS_NOTE}`,
+          params: PageParams,
+          response: { 200: Envelope(Type.Array(Entry)), 304: NotModified, ...errors(400, 401, 403) },
+        },
+      },
+      async (request, reply) => {
+        const projectId = projectIdOf(request);
+        if (request.auth.session) {
+          reply.header('cache-control', 'private, no-store');
+          return { data: await content.entriesForEditor(projectId, request.params.pageId), error: null };
+        }
+        return sendCachedJson(request, reply, await content.publishedPage(projectId, request.params.pageId));
+      },
+    );
+
+    app.patch(
+      '/:entryId',
+      {
+        config: { access: access.editorWithSiteKey },
+        schema: {
+          tags,
+          summary: 'Edit an entry, and publish it',
+          description: `\`fields\` is merged into the working copy (JSON merge patch: a key set to null is removed). \`status: "published"\` then publishes the working copy; publishing an entry whose working copy already equals its published copy changes nothing (no history row, no event). \`status: "draft"\` (or no status) only saves the working copy and never takes a live entry down.
+
+Where the page's definition declares a field, a value of the wrong type is 400: \`text\` a string; \`richtext\` a string or a structured document (object or array); \`number\` a finite number; \`boolean\`; \`image\` a string (URL or media id) or an object with a string \`url\`; \`url\` an http(s), mailto or tel URL or a relative reference; \`json\` anything. Undeclared keys are accepted and stored. Limits: field keys up to ${LIMITS.keyLength} characters, each value up to ${LIMITS.fieldValueBytes} bytes as JSON, at most ${LIMITS.fieldsPerEntry} fields per entry (400).
+
+On publish: ${EVENT_SHAPE} A history row records the actor and the published fields.`,
+          params: EntryParams,
+          body: UpdateEntryBody,
+          response: { 200: Envelope(Entry), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => ({
+        data: await content.update(
+          projectIdOf(request),
+          request.params.entryId,
+          request.body,
+          actorOf(request),
+        ),
+        error: null,
+      }),
+    );
+
+    app.post(
+      '/bulk-publish',
+      {
+        config: { access: access.editorWithSiteKey },
+        schema: {
+          tags,
+          summary: 'Publish every draft entry of a page',
+          description: `Publishes, in one transaction, every entry of the page whose working copy differs from its published copy (or that was never published); other pages are untouched. Returns the ids published (empty when nothing was a draft, and then no event is written). One history row per entry; one event for the page: ${EVENT_SHAPE}`,
+          body: BulkPublishBody,
+          response: { 200: Envelope(BulkPublishResult), ...errors(400, 401, 403) },
+        },
+      },
+      async (request) => ({
+        data: await content.bulkPublish(projectIdOf(request), request.body.pageId, actorOf(request)),
+        error: null,
+      }),
+    );
+
+    app.post(
+      '/:entryId/unpublish',
+      {
+        config: { access: access.editorWithSiteKey },
+        schema: {
+          tags,
+          summary: 'Take an entry down',
+          description: `Removes the published copy: visitors stop seeing the entry; the working copy is kept (status "draft"). Unpublishing an entry that is not live changes nothing. Otherwise a history row (action "unpublish", the fields taken down) is recorded and: ${EVENT_SHAPE}`,
+          params: EntryParams,
+          response: { 200: Envelope(Entry), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => ({
+        data: await content.unpublish(projectIdOf(request), request.params.entryId, actorOf(request)),
+        error: null,
+      }),
+    );
+
+    app.get(
+      '/:entryId/history',
+      {
+        config: { access: access.member },
+        schema: {
+          tags,
+          summary: "An entry's publish audit trail",
+          description:
+            'Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.',
+          params: EntryParams,
+          querystring: PageQuery,
+          response: { 200: PageEnvelope(HistoryItem), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => content.history(projectIdOf(request), request.params.entryId, request.query),
+    );
+
+    app.post(
+      '/:entryId/history/:historyId/restore',
+      {
+        config: { access: access.editorWithSiteKey },
+        schema: {
+          tags,
+          summary: 'Restore a version from the history into the working copy',
+          description:
+            "The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).",
+          params: HistoryParams,
+          response: { 200: Envelope(Entry), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => ({
+        data: await content.restore(projectIdOf(request), request.params.entryId, request.params.historyId),
+        error: null,
+      }),
+    );
+  };

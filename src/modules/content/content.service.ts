@@ -1,0 +1,245 @@
+import type { Db, Tx } from '../../db/database.js';
+import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
+import { lockRow } from '../../db/dialect/index.js';
+import { decodeCursor, pageEnvelope } from '../../http/pagination.js';
+import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { isoNow } from '../../shared/time.js';
+import * as definitions from '../definitions/definitions.repository.js';
+import { checkFieldValue } from '../definitions/field-types.js';
+import { LIMITS } from '../definitions/limits.js';
+import { enqueueEvent } from '../events/events.repository.js';
+import { canonicalJson } from './canonical.js';
+import * as repo from './content.repository.js';
+import type { EntryRow, HistoryRow } from './content.table.js';
+import { createPublishedPages } from './published-pages.js';
+
+export type Fields = Record<string, unknown>;
+
+export interface Entry {
+  id: string;
+  pageId: string;
+  instanceKey: string;
+  componentId: string;
+  fields: Fields;
+  status: 'draft' | 'published';
+  publishedAt: string | null;
+  updatedAt: string;
+}
+
+export interface Actor {
+  id: string;
+  email: string;
+}
+
+/** An editor's view: the working copy; `published` only while it equals the published copy. */
+export function toEntry(row: EntryRow): Entry {
+  return {
+    id: row.id,
+    pageId: row.pageId,
+    instanceKey: row.instanceKey,
+    componentId: row.componentId,
+    fields: JSON.parse(row.fields) as Fields,
+    status: row.publishedFields !== null && row.publishedFields === row.fields ? 'published' : 'draft',
+    publishedAt: row.publishedAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function toHistory(row: HistoryRow) {
+  return {
+    id: row.id,
+    entryId: row.entryId,
+    action: row.action,
+    fields: JSON.parse(row.fields) as Fields,
+    actor: { id: row.actorId, email: row.actorEmail },
+    at: row.at,
+  };
+}
+
+/**
+ * The shape of `content.published` / `content.unpublished` event data (contract §4), stable for
+ * webhook consumers: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields,
+ * publishedAt }], actor: { id, email } }`. On unpublish `fields` and `publishedAt` are null.
+ */
+function eventEntry(row: EntryRow) {
+  return {
+    id: row.id,
+    instanceKey: row.instanceKey,
+    componentId: row.componentId,
+    fields: row.publishedFields === null ? null : (JSON.parse(row.publishedFields) as Fields),
+    publishedAt: row.publishedAt,
+  };
+}
+
+/** Checks values against the declared field types and the size limits; 400 listing every problem. */
+async function checkFields(trx: Tx, row: EntryRow, values: Fields, merged: Fields): Promise<void> {
+  const definition = await definitions.findDefinition(trx, row.projectId, row.pageId, row.instanceKey);
+  const declared = new Map(
+    (definition ? (JSON.parse(definition.fields) as { key: string; type: string }[]) : []).map((f) => [
+      f.key,
+      f.type,
+    ]),
+  );
+  const problems: FieldProblem[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    const path = `body.fields.${key}`;
+    if (key.length === 0 || key.length > LIMITS.keyLength) {
+      problems.push({ path, message: `field keys must be 1 to ${LIMITS.keyLength} characters` });
+      continue;
+    }
+    if (value === null) continue;
+    if (Buffer.byteLength(JSON.stringify(value)) > LIMITS.fieldValueBytes) {
+      problems.push({ path, message: `must be at most ${LIMITS.fieldValueBytes} bytes as JSON` });
+      continue;
+    }
+    const type = declared.get(key);
+    const problem = type ? checkFieldValue(type, value, path) : null;
+    if (problem) problems.push(problem);
+  }
+  if (Object.keys(merged).length > LIMITS.fieldsPerEntry) {
+    problems.push({ path: 'body.fields', message: `an entry holds at most ${LIMITS.fieldsPerEntry} fields` });
+  }
+  if (problems.length > 0) throw validationFailed('Some field values are not valid.', problems);
+}
+
+export function createContentService(db: Db, bus: ChangeBus) {
+  const publishedPage = createPublishedPages(db, bus);
+
+  /** Locks the entry (PostgreSQL) so concurrent edits merge one after the other; 404 if not ours. */
+  async function lockedEntry(trx: Tx, projectId: string, entryId: string): Promise<EntryRow> {
+    await lockRow(trx, 'content_entries', entryId);
+    const row = await repo.findEntry(trx, projectId, entryId);
+    if (!row) throw notFound('Entry');
+    return row;
+  }
+
+  async function announce(
+    trx: Tx,
+    changed: (topic: string, key: string) => Promise<void>,
+    type: 'content.published' | 'content.unpublished',
+    rows: EntryRow[],
+    actor: Actor,
+    now: string,
+    /** Per row: the fields the history records (published, or taken down). */
+    recorded: string[],
+  ): Promise<void> {
+    const first = rows[0];
+    if (!first) return;
+    await repo.insertHistory(
+      trx,
+      rows.map((row, i) => ({
+        id: newId('his'),
+        projectId: row.projectId,
+        entryId: row.id,
+        action: type === 'content.published' ? 'publish' : 'unpublish',
+        fields: recorded[i] ?? '{}',
+        actorId: actor.id,
+        actorEmail: actor.email,
+        at: now,
+      })),
+    );
+    await enqueueEvent(trx, first.projectId, type, {
+      pageId: first.pageId,
+      entries: rows.map(eventEntry),
+      actor,
+    });
+    await changed(TOPICS.page, pageKey(first.projectId, first.pageId));
+    await changed(TOPICS.snapshot, first.projectId);
+  }
+
+  return {
+    publishedPage,
+
+    async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
+      const rows = await repo.entriesOfPage(db, projectId, pageId);
+      return rows.map(toEntry).sort((a, b) => (a.instanceKey < b.instanceKey ? -1 : 1));
+    },
+
+    /**
+     * Merges `fields` into the working copy (a null value removes the key), then publishes it when
+     * `status` is "published". "draft" only saves: a live entry stays live with its published copy.
+     */
+    update(
+      projectId: string,
+      entryId: string,
+      patch: { fields?: Fields; status?: 'draft' | 'published' },
+      actor: Actor,
+    ): Promise<Entry> {
+      return transactionWithChanges(db, bus, async (trx, changed) => {
+        const row = await lockedEntry(trx, projectId, entryId);
+        const now = isoNow();
+        let working = row.fields;
+        if (patch.fields) {
+          const merged = JSON.parse(row.fields) as Fields;
+          for (const [key, value] of Object.entries(patch.fields)) {
+            if (value === null) delete merged[key];
+            else merged[key] = value;
+          }
+          await checkFields(trx, row, patch.fields, merged);
+          working = canonicalJson(merged);
+        }
+        const publish = patch.status === 'published' && row.publishedFields !== working;
+        if (working === row.fields && !publish) return toEntry(row);
+        const updated = await repo.updateEntry(trx, row.id, {
+          fields: working,
+          updatedAt: now,
+          ...(publish && { publishedFields: working, publishedAt: now }),
+        });
+        if (publish) await announce(trx, changed, 'content.published', [updated], actor, now, [working]);
+        return toEntry(updated);
+      });
+    },
+
+    /** Publishes every draft of the page in one transaction: one event for the page. */
+    bulkPublish(projectId: string, pageId: string, actor: Actor) {
+      return transactionWithChanges(db, bus, async (trx, changed) => {
+        const now = isoNow();
+        const rows = await repo.publishDraftsOfPage(trx, projectId, pageId, now);
+        rows.sort((a, b) => (a.instanceKey < b.instanceKey ? -1 : 1));
+        const recorded = rows.map((r) => r.fields);
+        await announce(trx, changed, 'content.published', rows, actor, now, recorded);
+        return { pageId, published: rows.map((r) => r.id) };
+      });
+    },
+
+    /** Removes the published copy; the working copy stays. Unpublishing a draft-only entry is a no-op. */
+    unpublish(projectId: string, entryId: string, actor: Actor): Promise<Entry> {
+      return transactionWithChanges(db, bus, async (trx, changed) => {
+        const row = await lockedEntry(trx, projectId, entryId);
+        if (row.publishedFields === null) return toEntry(row);
+        const now = isoNow();
+        const updated = await repo.updateEntry(trx, row.id, {
+          publishedFields: null,
+          publishedAt: null,
+          updatedAt: now,
+        });
+        await announce(trx, changed, 'content.unpublished', [updated], actor, now, [row.publishedFields]);
+        return toEntry(updated);
+      });
+    },
+
+    async history(projectId: string, entryId: string, query: { limit: number; cursor?: string }) {
+      const before = decodeCursor(query.cursor);
+      if (!(await repo.findEntry(db, projectId, entryId))) throw notFound('Entry');
+      const rows = await repo.historyOf(db, projectId, entryId, before, query.limit);
+      return pageEnvelope(rows.map(toHistory), query.limit);
+    },
+
+    /** The working copy becomes the fields of that history row: a draft, published as usual. */
+    restore(projectId: string, entryId: string, historyId: string): Promise<Entry> {
+      return transactionWithChanges(db, bus, async (trx) => {
+        const row = await lockedEntry(trx, projectId, entryId);
+        const version = await repo.findHistory(trx, projectId, entryId, historyId);
+        if (!version) throw notFound('History entry');
+        if (version.fields === row.fields) return toEntry(row);
+        const fields = JSON.parse(version.fields) as Fields;
+        // The definition may have changed since: the restored values must still fit their types.
+        await checkFields(trx, row, fields, fields);
+        return toEntry(await repo.updateEntry(trx, row.id, { fields: version.fields, updatedAt: isoNow() }));
+      });
+    },
+  };
+}
+
+export type ContentService = ReturnType<typeof createContentService>;

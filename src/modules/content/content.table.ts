@@ -1,0 +1,34 @@
+import type { Selectable } from 'kysely';
+
+/**
+ * A content entry. `fields` is the working copy, `publishedFields` the published one (null when not
+ * live); both are canonical JSON text, so equal maps are equal strings.
+ */
+export interface ContentEntriesTable {
+  id: string;
+  projectId: string;
+  pageId: string;
+  instanceKey: string;
+  componentId: string;
+  fields: string;
+  publishedFields: string | null;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The publish audit trail: one row per publish or unpublish of an entry. */
+export interface EntryHistoryTable {
+  id: string;
+  projectId: string;
+  entryId: string;
+  action: 'publish' | 'unpublish';
+  /** Canonical JSON: the fields published, or the fields that were taken down. */
+  fields: string;
+  actorId: string;
+  actorEmail: string;
+  at: string;
+}
+
+export type EntryRow = Selectable<ContentEntriesTable>;
+export type HistoryRow = Selectable<EntryHistoryTable>;

@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type AccessRule, access } from '../../http/access.js';
+import type { SiteCache } from './site-cache.js';
+
+/**
+ * CORS for the routes that take the publishable key (contract §2): content, snapshot, definitions
+ * sync, objects reads — any route whose access rule accepts `x-cms-key`. Other routes never answer
+ * CORS, so a browser on some other origin cannot drive the dashboard API with a stolen token.
+ *
+ * - Actual requests: `Access-Control-Allow-Origin: <origin>` only when the Origin's host is in the
+ *   project's `domains` (any origin while `domains` is empty); `Vary: Origin` always. Errors raised
+ *   before a project is known (401 for a missing or unknown key) allow the origin, so the page can
+ *   read the error; they reveal nothing about any project.
+ * - Preflight (OPTIONS) carries no x-cms-key, so the project is unknown: it is answered permissively
+ *   for those paths (the origin, the routes' methods, our request headers), and the domains are
+ *   enforced on the actual response. An OPTIONS for any other path is a 404.
+ *
+ * Domain entries are host names with an optional port (`example.com`, `localhost:5173`), compared
+ * exactly with the Origin's host (`www.example.com` is its own entry). Rejected: @fastify/cors, whose origin callback runs before our auth has resolved the
+ * project, and which would answer preflight for every route.
+ */
+const ALLOW_HEADERS = 'authorization, content-type, if-none-match, x-cms-key, x-cms-project-id, x-request-id';
+const EXPOSE_HEADERS = 'etag, x-request-id';
+
+const isSiteRoute = (rule: AccessRule | undefined): boolean =>
+  rule !== undefined && (rule.allow.includes('publishableKey') || rule.requireSiteKey === true);
+
+export function originAllowed(origin: string, domains: readonly string[]): boolean {
+  if (domains.length === 0) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (!host) return false;
+  return domains.some((domain) => domain.toLowerCase() === host);
+}
+
+function addVary(reply: FastifyReply, value: string): void {
+  const current = reply.getHeader('vary');
+  if (!current) reply.header('vary', value);
+  else if (
+    !String(current)
+      .toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(value.toLowerCase())
+  ) {
+    reply.header('vary', `${current}, ${value}`);
+  }
+}
+
+export function installCors(app: FastifyInstance, sites: SiteCache): void {
+  const siteRoutes: { pattern: RegExp; method: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!isSiteRoute(route.config?.access)) return;
+    const source = route.url
+      .replace(/\/+$/, '')
+      .split('/')
+      .map((seg) =>
+        seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) siteRoutes.push({ pattern: new RegExp(`^${source}/?$`), method });
+  });
+
+  app.options(
+    '/v1/*',
+    { config: { access: access.anyone }, schema: { hide: true } },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const origin = request.headers.origin;
+      const path = request.url.split('?')[0] ?? '';
+      const methods = siteRoutes.filter((r) => r.pattern.test(path)).map((r) => r.method);
+      if (!origin || methods.length === 0) {
+        return reply.code(404).send({
+          data: null,
+          error: { code: 'not_found', message: `No route OPTIONS ${path}.` },
+        });
+      }
+      addVary(reply, 'Origin');
+      return reply
+        .code(200)
+        .header('access-control-allow-origin', origin)
+        .header('access-control-allow-methods', [...new Set(methods)].join(', '))
+        .header('access-control-allow-headers', ALLOW_HEADERS)
+        .header('access-control-max-age', '600')
+        .send();
+    },
+  );
+
+  // Callback style, not async: most requests (servers, no Origin) then cost no promise on the hot path.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method === 'OPTIONS' || !isSiteRoute(request.routeOptions.config?.access)) {
+      return done(null, payload);
+    }
+    addVary(reply, 'Origin');
+    const origin = request.headers.origin;
+    if (!origin) return done(null, payload);
+    const allow = (domains: readonly string[] | null) => {
+      if (domains && originAllowed(origin, domains)) {
+        reply.header('access-control-allow-origin', origin);
+        reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+      }
+      done(null, payload);
+    };
+    const projectId = request.auth?.projectId ?? null;
+    if (!projectId) return allow([]);
+    sites.domainsOf(projectId).then(allow, (err: Error) => done(err));
+  });
+}

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import { type ChangeBus, pageKey, TOPICS } from '../../db/dialect/change-bus.js';
+import { byCodeUnits } from './canonical.js';
+import * as repo from './content.repository.js';
+import { MemoCache } from './memo-cache.js';
+
+/** The visitor's view of a page, ready to send: the exact bytes of the envelope and their ETag. */
+export interface PublishedPage {
+  body: Buffer;
+  etag: string;
+}
+
+const EMPTY: PublishedPage = serialize('', []);
+
+/**
+ * Builds the `{ data: [entries], error: null }` envelope by splicing the stored canonical JSON of
+ * each entry's published fields, rather than parsing and re-serialising it: the stored text already
+ * is valid JSON. Entries are ordered by instanceKey in code-unit order, the same on both dialects.
+ */
+function serialize(pageId: string, rows: repo.PublishedRow[]): PublishedPage {
+  const q = JSON.stringify;
+  const sorted = rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+  const items = sorted.map(
+    (r) =>
+      `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${r.publishedFields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)}}`,
+  );
+  const body = Buffer.from(`{"data":[${items.join(',')}],"error":null}`);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { body, etag };
+}
+
+/**
+ * Published pages kept serialized in memory per (project, page), dropped when a publish, bulk
+ * publish, unpublish or a component change of a live entry touches the page (topic `page`, on every
+ * instance through the change bus). Only pages with live entries are cached, so requests for made-up
+ * page ids cannot fill memory; they cost one indexed query each.
+ */
+export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 1024 * 1024) {
+  const cache = new MemoCache<PublishedPage>(bus, (p) => p.body.length + 200, maxBytes);
+  bus.subscribe((topic, key) => {
+    if (topic === TOPICS.page) cache.delete(key);
+  });
+
+  return async function publishedPage(projectId: string, pageId: string): Promise<PublishedPage> {
+    const key = pageKey(projectId, pageId);
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const epoch = cache.epoch();
+    const rows = await repo.publishedEntriesOfPage(db, projectId, pageId);
+    if (rows.length === 0) return EMPTY;
+    const page = serialize(pageId, rows);
+    cache.set(key, page, epoch);
+    return page;
+  };
+}

@@ -1,0 +1,49 @@
+import type { DbOrTx } from '../../db/database.js';
+import type { DefinitionRow } from './definitions.table.js';
+
+export const definitionsOfPage = (db: DbOrTx, projectId: string, pageId: string): Promise<DefinitionRow[]> =>
+  db
+    .selectFrom('componentDefinitions')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .execute();
+
+export const findDefinition = (
+  db: DbOrTx,
+  projectId: string,
+  pageId: string,
+  instanceKey: string,
+): Promise<DefinitionRow | undefined> =>
+  db
+    .selectFrom('componentDefinitions')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .where('instanceKey', '=', instanceKey)
+    .executeTakeFirst();
+
+/** Distinct pages with definitions; the primary key (project_id, page_id, …) serves it. */
+export async function countPages(db: DbOrTx, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom('componentDefinitions')
+    .select((eb) => eb.fn.count<number>('pageId').distinct().as('n'))
+    .where('projectId', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function upsertDefinitions(db: DbOrTx, rows: DefinitionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('componentDefinitions')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['projectId', 'pageId', 'instanceKey']).doUpdateSet((eb) => ({
+        componentId: eb.ref('excluded.componentId'),
+        fields: eb.ref('excluded.fields'),
+        updatedAt: eb.ref('excluded.updatedAt'),
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,111 @@
+import type { Insertable } from 'kysely';
+import type { AttemptJob, SweepJob } from '../../jobs/types.js';
+import { newId } from '../../shared/ids.js';
+import { isoAt } from '../../shared/time.js';
+import { signatureHeaders } from '../../shared/webhook-signing.js';
+import { deployHooksOf } from '../projects/projects.repository.js';
+import * as repo from './deploys.repository.js';
+import type { DeployRow, DeploysTable } from './deploys.table.js';
+
+/**
+ * Fires due deploy triggers: in one transaction the trigger is taken off the table and one pending
+ * call per deploy hook of the project is created; the calls are then attempted (and retried) like
+ * webhook deliveries. A project without hooks just loses its trigger.
+ */
+export const fireDeployTriggers: SweepJob = {
+  name: 'fire-deploy-triggers',
+  everyMs: (config) => config.workerPollMs,
+  async run({ db, config }, nowMs) {
+    return db.transaction().execute(async (trx) => {
+      const now = isoAt(nowMs);
+      const triggers = await repo.takeDueTriggers(trx, config.workerBatchSize, now);
+      if (triggers.length === 0) return 0;
+      const hooks = await deployHooksOf(
+        trx,
+        triggers.map((t) => t.projectId),
+      );
+      const calls: Insertable<DeploysTable>[] = [];
+      for (const trigger of triggers) {
+        for (const hook of hooks.filter((h) => h.projectId === trigger.projectId)) {
+          calls.push({
+            id: newId('dpl'),
+            projectId: trigger.projectId,
+            hookId: hook.id,
+            hookType: hook.type,
+            reasons: trigger.reasons,
+            requestedAt: now,
+            status: 'pending',
+            attemptCount: 0,
+            scheduleStep: 0,
+            nextAttemptAt: now,
+            lockedUntil: null,
+            lastAttemptAt: null,
+            responseCode: null,
+            durationMs: null,
+            error: null,
+            responseBody: null,
+            createdAt: now,
+            updatedAt: now,
+          });
+        }
+      }
+      await repo.insertDeploys(trx, calls);
+      return triggers.length;
+    });
+  },
+};
+
+/**
+ * One deploy hook call. The hook is read at send time, so a changed URL or secret applies to
+ * retries; a hook removed since the trigger fired ends the call as failed.
+ * - generic: `{ type: "deploy.requested", projectId, reasons, requestedAt }`, signed like a webhook
+ *   (webhook-id = the deploy id) when the hook has a secret;
+ * - github_repository_dispatch: the repository `dispatches` API with the token as Bearer and the
+ *   snapshot version at the time of the call.
+ */
+export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
+  name: 'call-deploy-hooks',
+  table: 'deploys',
+  // Deploy calls are few (one per hook per debounced burst): each reads its hook when attempted.
+  prepare: async () => undefined,
+  async attempt({ db, client, snapshotVersion }, call) {
+    const hook = await repo.findDeployHook(db, call.projectId, call.hookId);
+    if (!hook) {
+      return {
+        ok: false,
+        final: true,
+        responseCode: null,
+        durationMs: 0,
+        error: 'deploy hook was removed',
+        responseBody: null,
+        retryAfterSeconds: null,
+      };
+    }
+    if (hook.type === 'github_repository_dispatch') {
+      const version = await snapshotVersion(db, call.projectId);
+      return client.post({
+        url: hook.url,
+        headers: {
+          accept: 'application/vnd.github+json',
+          authorization: `Bearer ${hook.secret ?? ''}`,
+          'x-github-api-version': '2022-11-28',
+        },
+        body: JSON.stringify({
+          event_type: 'cms-publish',
+          client_payload: { projectId: call.projectId, version },
+        }),
+      });
+    }
+    const body = JSON.stringify({
+      type: 'deploy.requested',
+      projectId: call.projectId,
+      reasons: JSON.parse(call.reasons) as string[],
+      requestedAt: call.requestedAt,
+    });
+    return client.post({
+      url: hook.url,
+      headers: hook.secret ? signatureHeaders(hook.secret, call.id, body) : {},
+      body,
+    });
+  },
+};

@@ -1,0 +1,45 @@
+import Type from 'typebox';
+import { Strict, Timestamp } from '../../http/schemas.js';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Deploy = Type.Object(
+  {
+    id: Type.String({ description: 'Also the `webhook-id` of a signed generic call.' }),
+    hookId: Type.String(),
+    hookType: Type.String(),
+    reasons: Type.Array(Type.String(), { description: 'The publish event types that caused the deploy.' }),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+    responseCode: Type.Union([Type.Integer(), Type.Null()]),
+    attemptCount: Type.Integer(),
+    lastAttemptAt: Nullable(Timestamp),
+    nextAttemptAt: Nullable(Timestamp),
+    durationMs: Type.Union([Type.Integer(), Type.Null()]),
+    error: Nullable(Type.String()),
+    responseBody: Nullable(Type.String({ description: 'First 1024 bytes of the last answer (truncated).' })),
+    requestedAt: Timestamp,
+    createdAt: Timestamp,
+  },
+  {
+    examples: [
+      {
+        id: 'dpl_01JD3ZM0000000000000000000',
+        hookId: 'netlify',
+        hookType: 'generic',
+        reasons: ['content.published'],
+        status: 'succeeded',
+        responseCode: 200,
+        attemptCount: 1,
+        lastAttemptAt: '2026-11-21T09:30:11.020Z',
+        nextAttemptAt: null,
+        durationMs: 240,
+        error: null,
+        responseBody: '{}',
+        requestedAt: '2026-11-21T09:30:11.000Z',
+        createdAt: '2026-11-21T09:30:11.000Z',
+      },
+    ],
+  },
+);
+
+export const DeploysParams = Strict({ id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,0 +1,39 @@
+import type { DbOrTx } from '../../db/database.js';
+import type { MediaRow, MediaTable } from './media.table.js';
+
+export async function insertMedia(db: DbOrTx, row: MediaTable): Promise<void> {
+  await db.insertInto('media').values(row).execute();
+}
+
+export const findMedia = (db: DbOrTx, projectId: string, id: string): Promise<MediaRow | undefined> =>
+  db
+    .selectFrom('media')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/** One page, newest first; fetches `limit + 1` rows so the caller learns whether more remain. */
+export function listMedia(db: DbOrTx, projectId: string, limit: number, after?: string): Promise<MediaRow[]> {
+  let query = db.selectFrom('media').selectAll().where('projectId', '=', projectId);
+  if (after) query = query.where('id', '<', after);
+  return query
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+}
+
+/** Deletes the row; false when there was none (already deleted, or another project's). */
+export async function deleteMedia(db: DbOrTx, projectId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('media')
+    .where('projectId', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function cdnUrlOf(db: DbOrTx, projectId: string): Promise<string | null> {
+  const row = await db.selectFrom('projects').select('cdnUrl').where('id', '=', projectId).executeTakeFirst();
+  return row?.cdnUrl ?? null;
+}

@@ -1,0 +1,151 @@
+import type { Readable } from 'node:stream';
+import type { Db } from '../../db/database.js';
+import { decodeCursor } from '../../http/pagination.js';
+import { notFound } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { isoNow } from '../../shared/time.js';
+import { enqueueEvent } from '../events/events.repository.js';
+import { withoutControls } from './media.http.js';
+import * as repo from './media.repository.js';
+import { inspectImage, stageStream } from './media.staging.js';
+import type { MediaRow } from './media.table.js';
+import { variantsPrefix } from './media.variants.js';
+import type { MediaStorage } from './storage/storage.js';
+
+/** The record of contract §3. */
+export interface Media {
+  id: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  width: number;
+  height: number;
+  url: string;
+  createdAt: string;
+}
+
+export interface MediaOptions {
+  maxBytes: number;
+  /** Base of media URLs when a project has no cdnUrl (CMS_PUBLIC_URL). */
+  publicUrl: string;
+}
+
+export interface UploadInput {
+  stream: Readable;
+  /** The client's file name: data only, never a path. */
+  filename: string;
+}
+
+/** Where the bytes of a media id are served from, relative to the public base. */
+export const publicPath = (projectId: string, storageKey: string): string =>
+  `/media/${projectId}/${storageKey.slice(storageKey.lastIndexOf('/') + 1)}`;
+
+export const originalKey = (projectId: string, mediaId: string, ext: string): string =>
+  `originals/${projectId}/${mediaId}.${ext}`;
+
+/**
+ * The client's name as data: the last path segment (browsers send no more, crafted names may),
+ * without control characters, at most 255 characters. Empty falls back to a name of ours.
+ */
+export function cleanFilename(name: string | undefined, ext: string): string {
+  const base = withoutControls((name ?? '').normalize('NFC'))
+    .split(/[/\\]/)
+    .pop()!
+    .trim()
+    .slice(0, 255);
+  return base === '' || base === '.' || base === '..' ? `upload.${ext}` : base;
+}
+
+export function createMediaService(db: Db, storage: MediaStorage, options: MediaOptions) {
+  const baseUrl = async (projectId: string): Promise<string> =>
+    ((await repo.cdnUrlOf(db, projectId)) ?? options.publicUrl).replace(/\/+$/, '');
+
+  const toMedia = (row: MediaRow, base: string): Media => ({
+    id: row.id,
+    filename: row.filename,
+    mimeType: row.mimeType,
+    size: Number(row.size),
+    width: row.width,
+    height: row.height,
+    url: `${base}${publicPath(row.projectId, row.storageKey)}`,
+    createdAt: row.createdAt,
+  });
+
+  return {
+    /**
+     * Stage → inspect → move into place → record. Each step that fails undoes the ones before it,
+     * so a failed upload leaves neither a file nor a row.
+     */
+    async upload(projectId: string, input: UploadInput): Promise<Media> {
+      const staged = storage.stagingPath();
+      let key: string;
+      let row: MediaRow;
+      try {
+        const file = await stageStream(input.stream, staged, options.maxBytes);
+        const image = await inspectImage(file, staged);
+        const id = newId('med');
+        key = originalKey(projectId, id, image.ext);
+        row = {
+          id,
+          projectId,
+          filename: cleanFilename(input.filename, image.ext),
+          mimeType: image.mimeType,
+          size: file.size,
+          width: image.width,
+          height: image.height,
+          sha256: file.sha256,
+          storageKey: key,
+          createdAt: isoNow(),
+        };
+        await storage.put(key, staged, {
+          contentType: row.mimeType,
+          sha256: row.sha256,
+          filename: row.filename,
+        });
+      } catch (err) {
+        await storage.discard(staged);
+        throw err;
+      }
+
+      const base = await baseUrl(projectId).catch(async (err) => {
+        await storage.delete(key);
+        throw err;
+      });
+      const media = toMedia(row, base);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.insertMedia(trx, row);
+          await enqueueEvent(trx, projectId, 'media.uploaded', { media });
+        });
+      } catch (err) {
+        await storage.delete(key);
+        throw err;
+      }
+      return media;
+    },
+
+    async list(projectId: string, limit: number, cursor?: string): Promise<Media[]> {
+      const rows = await repo.listMedia(db, projectId, limit, decodeCursor(cursor));
+      const base = await baseUrl(projectId);
+      return rows.map((row) => toMedia(row, base));
+    },
+
+    /**
+     * The row goes first, with its event, in one transaction: from then on no record points at
+     * the bytes. The files go after; a crash between the two leaves orphan files (never a row
+     * without a file). Files already missing are fine.
+     */
+    async remove(projectId: string, id: string): Promise<void> {
+      const row = await db.transaction().execute(async (trx) => {
+        const found = await repo.findMedia(trx, projectId, id);
+        if (!found || !(await repo.deleteMedia(trx, projectId, id))) throw notFound('Media');
+        await enqueueEvent(trx, projectId, 'media.deleted', { media: { id, filename: found.filename } });
+        return found;
+      });
+      await storage.delete(row.storageKey);
+      await storage.deletePrefix(variantsPrefix(projectId, id));
+    },
+  };
+}
+
+export type MediaService = ReturnType<typeof createMediaService>;

@@ -1,0 +1,19 @@
+import type { Selectable } from 'kysely';
+
+/** One uploaded image. The bytes are in the media store under `storageKey` (never a client name). */
+export interface MediaTable {
+  id: string;
+  projectId: string;
+  /** The client's original file name, kept as data only (Content-Disposition, listings). */
+  filename: string;
+  mimeType: string;
+  size: number;
+  width: number;
+  height: number;
+  /** Hex SHA-256 of the bytes: the strong ETag of the served file. */
+  sha256: string;
+  storageKey: string;
+  createdAt: string;
+}
+
+export type MediaRow = Selectable<MediaTable>;

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { close, createReadStream, fstat, open } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { assertKey, type MediaStorage, type StoredMeta, type StoredObject } from './storage.js';
+
+const openFd = promisify(open);
+const fstatFd = promisify(fstat);
+
+/** A staging file untouched this long belongs to no live upload (uploads write continuously). */
+const STALE_STAGING_MS = 15 * 60 * 1000;
+/** Metadata of this many objects is kept in memory, so a served file costs one open and one fstat. */
+const META_CACHE_SIZE = 10_000;
+
+/**
+ * The local-directory store under `<dataDir>/media`: `tmp/` for staging, then one file per key and
+ * a `<file>.meta.json` sidecar with its metadata (what S3 keeps as object metadata). The sidecar
+ * is written before the data file is renamed into place, and deleted after it, so a data file that
+ * can be opened always has its metadata. Staging lives under the same directory so `rename` is
+ * atomic (same file system).
+ */
+export function createLocalStorage(dataDir: string): MediaStorage {
+  const root = resolve(dataDir, 'media');
+  const staging = join(root, 'tmp');
+  const metaCache = new Map<string, StoredMeta>();
+
+  const pathOf = (key: string): string => {
+    assertKey(key);
+    const path = resolve(root, key);
+    if (!path.startsWith(root + sep) || path.startsWith(staging + sep)) {
+      throw new Error(`Media key outside the store: ${key}`);
+    }
+    return path;
+  };
+
+  function remember(key: string, meta: StoredMeta): void {
+    if (metaCache.size >= META_CACHE_SIZE) {
+      // Map keeps insertion order: drop the oldest entry.
+      const oldest = metaCache.keys().next().value;
+      if (oldest !== undefined) metaCache.delete(oldest);
+    }
+    metaCache.set(key, meta);
+  }
+
+  async function readMeta(key: string, path: string): Promise<StoredMeta | null> {
+    const cached = metaCache.get(key);
+    if (cached) return cached;
+    try {
+      const meta = JSON.parse(await readFile(`${path}.meta.json`, 'utf8')) as StoredMeta;
+      remember(key, meta);
+      return meta;
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  return {
+    async init() {
+      await mkdir(staging, { recursive: true });
+      // Files left by a crash mid-upload. Only stale ones: another process may share this
+      // directory and be uploading right now (its files are being written, so they are fresh).
+      const now = Date.now();
+      for (const name of await readdir(staging)) {
+        const path = join(staging, name);
+        const info = await stat(path).catch(() => null);
+        if (info && now - info.mtimeMs > STALE_STAGING_MS) await rm(path, { force: true, recursive: true });
+      }
+    },
+
+    stagingPath: () => join(staging, `${randomUUID()}.part`),
+
+    async put(key, stagedFile, meta) {
+      const path = pathOf(key);
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        const metaStaged = `${stagedFile}.meta`;
+        await writeFile(metaStaged, JSON.stringify(meta));
+        await rename(metaStaged, `${path}.meta.json`);
+        await rename(stagedFile, path);
+        remember(key, meta);
+      } catch (err) {
+        await rm(stagedFile, { force: true });
+        await rm(`${stagedFile}.meta`, { force: true });
+        throw err;
+      }
+    },
+
+    async open(key): Promise<StoredObject | null> {
+      const path = pathOf(key);
+      let fd: number;
+      try {
+        fd = await openFd(path, 'r');
+      } catch (err) {
+        if (isMissing(err)) {
+          metaCache.delete(key);
+          return null;
+        }
+        throw err;
+      }
+      try {
+        const [info, meta] = await Promise.all([fstatFd(fd), readMeta(key, path)]);
+        if (!meta || !info.isFile()) {
+          close(fd, () => {});
+          return null;
+        }
+        let used = false;
+        return {
+          size: info.size,
+          meta,
+          stream(range) {
+            used = true;
+            return createReadStream(path, { fd, autoClose: true, ...(range ?? {}) });
+          },
+          close() {
+            if (!used) {
+              used = true;
+              close(fd, () => {});
+            }
+          },
+        };
+      } catch (err) {
+        close(fd, () => {});
+        throw err;
+      }
+    },
+
+    async exists(key) {
+      return stat(pathOf(key)).then(
+        (info) => info.isFile(),
+        (err) => {
+          if (isMissing(err)) return false;
+          throw err;
+        },
+      );
+    },
+
+    async delete(key) {
+      const path = pathOf(key);
+      metaCache.delete(key);
+      // Data first: once it is gone nothing serves the object, whatever happens to the sidecar.
+      await rm(path, { force: true });
+      await rm(`${path}.meta.json`, { force: true });
+    },
+
+    async deletePrefix(prefix) {
+      if (!prefix.endsWith('/')) throw new Error(`Media key prefix must end with "/": ${prefix}`);
+      const dir = pathOf(prefix.slice(0, -1));
+      for (const key of metaCache.keys()) if (key.startsWith(prefix)) metaCache.delete(key);
+      await rm(dir, { recursive: true, force: true });
+    },
+
+    async discard(stagedFile) {
+      const path = resolve(stagedFile);
+      if (!path.startsWith(staging + sep)) throw new Error(`Not a staging file: ${stagedFile}`);
+      await rm(path, { force: true });
+    },
+  };
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

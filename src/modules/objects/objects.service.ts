@@ -1,0 +1,160 @@
+import type { Db } from '../../db/database.js';
+import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
+import type { Credential } from '../../http/access.js';
+import { forbidden, validationFailed } from '../../shared/errors.js';
+import { randomToken } from '../../shared/secrets.js';
+import { isoNow } from '../../shared/time.js';
+import { enqueueEvent } from '../events/events.repository.js';
+import { LIMITS } from './objects.limits.js';
+import { planSave, type SaveInput } from './objects.plan.js';
+import * as repo from './objects.repository.js';
+import type { ObjectFieldRow, ObjectItemRow } from './objects.table.js';
+import { buildOverlay, type ObjectView } from './objects.view.js';
+
+export interface SaveResult {
+  status: 'draft' | 'published' | 'mixed';
+  objects: number;
+  fields: { inserted: number; updated: number };
+  items: { inserted: number; updated: number; removed: number };
+}
+
+/** `changes`: a published save changes the snapshot, whose per-instance caches must be dropped. */
+export function createObjectsService(db: Db, changes: ChangeBus) {
+  return {
+    /**
+     * One transaction, a fixed handful of batched statements: lock/create the objects (sorted),
+     * upsert fields, upsert items, drop the items each sent collection no longer has, and write
+     * the objects.published event with the change.
+     */
+    async save(projectId: string, input: SaveInput): Promise<SaveResult> {
+      const plan = planSave(input);
+      const saveId = randomToken('', 12);
+      const objectKeys = plan.objects.map((o) => ({ type: o.type, objectId: o.id, published: o.published }));
+      const fieldRows: ObjectFieldRow[] = [];
+      const itemRows: ObjectItemRow[] = [];
+      const touched = { draft: [] as repo.CollectionKey[], published: [] as repo.CollectionKey[] };
+      for (const o of plan.objects) {
+        for (const f of o.fields) {
+          fieldRows.push({
+            projectId,
+            type: o.type,
+            objectId: o.id,
+            path: f.path,
+            draftValue: f.value,
+            publishedValue: o.published ? f.value : null,
+          });
+        }
+        for (const c of o.collections) {
+          touched[o.published ? 'published' : 'draft'].push({
+            type: o.type,
+            objectId: o.id,
+            collection: c.name,
+          });
+          c.items.forEach((item, position) => {
+            itemRows.push({
+              projectId,
+              type: o.type,
+              objectId: o.id,
+              collection: c.name,
+              itemId: item.itemId,
+              draftValue: item.value,
+              draftPosition: position,
+              publishedValue: o.published ? item.value : null,
+              publishedPosition: o.published ? position : null,
+              saveId,
+            });
+          });
+        }
+      }
+      const allTouched = [...touched.draft, ...touched.published];
+
+      const published = plan.objects.filter((o) => o.published).map((o) => ({ type: o.type, id: o.id }));
+      const result = await db.transaction().execute(async (trx) => {
+        await repo.upsertObjects(trx, projectId, objectKeys, isoNow());
+
+        const fieldsBefore = fieldRows.length > 0 ? await repo.countFields(trx, projectId, objectKeys) : 0;
+        await repo.upsertFields(trx, fieldRows);
+        const fieldsAfter = fieldRows.length > 0 ? await repo.countFields(trx, projectId, objectKeys) : 0;
+
+        const itemsBefore = allTouched.length > 0 ? await repo.countItems(trx, projectId, allTouched) : 0;
+        await repo.upsertItems(trx, itemRows);
+        const itemsAfter = allTouched.length > 0 ? await repo.countItems(trx, projectId, allTouched) : 0;
+        let removed = 0;
+        if (touched.published.length > 0)
+          removed += await repo.removeUnsentItems(trx, projectId, touched.published, saveId, true);
+        if (touched.draft.length > 0)
+          removed += await repo.removeUnsentItems(trx, projectId, touched.draft, saveId, false);
+
+        if (published.length > 0) {
+          await enqueueEvent(trx, projectId, 'objects.published', {
+            types: [...new Set(published.map((o) => o.type))],
+            objects: published,
+          });
+          // Delivered to other instances on commit (PostgreSQL), never for a rolled-back save.
+          await changes.notify(trx, TOPICS.snapshot, projectId);
+        }
+
+        const fieldsInserted = fieldsAfter - fieldsBefore;
+        const itemsInserted = itemsAfter - itemsBefore;
+        return {
+          status: plan.status,
+          objects: plan.objects.length,
+          fields: { inserted: fieldsInserted, updated: fieldRows.length - fieldsInserted },
+          items: { inserted: itemsInserted, updated: itemRows.length - itemsInserted, removed },
+        };
+      });
+      // Read-your-writes on this instance without waiting for the notification round trip.
+      if (published.length > 0) changes.deliverLocal(TOPICS.snapshot, projectId);
+      return result;
+    },
+
+    /** The unified overlay: published rows, or with `draft` the working copy of every row. */
+    async read(
+      projectId: string,
+      query: { types?: string; draft: boolean },
+      via: Credential | null,
+    ): Promise<ObjectView[]> {
+      if (query.draft && via === 'publishableKey') {
+        throw forbidden('Drafts need a session or a secret API key, not the publishable key.');
+      }
+      const types = query.types ? parseTypes(query.types) : null;
+      const filter = { projectId, types, draft: query.draft };
+      // One snapshot for the three reads, so a save committing in between cannot tear the overlay.
+      const [objects, fields, items] = await db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(
+          async (trx) =>
+            [
+              await repo.objectsOf(trx, filter),
+              await repo.fieldsOf(trx, filter),
+              await repo.itemsOf(trx, filter),
+            ] as const,
+        );
+      return buildOverlay(objects, fields, items, query.draft);
+    },
+  };
+}
+
+function parseTypes(raw: string): string[] {
+  const types = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const bad = types.filter((t) => t.length > LIMITS.typeLength || !/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(t));
+  if (types.length === 0 || types.length > LIMITS.typesPerQuery || bad.length > 0) {
+    throw validationFailed('The types query is not valid.', [
+      {
+        path: 'querystring.types',
+        message: `must be 1 to ${LIMITS.typesPerQuery} comma-separated object types${bad.length ? ` (bad: ${bad.slice(0, 5).join(', ')})` : ''}`,
+      },
+    ]);
+  }
+  return types;
+}
+
+export type ObjectsService = ReturnType<typeof createObjectsService>;

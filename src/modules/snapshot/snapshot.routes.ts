@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { access } from '../../http/access.js';
+import { projectIdOf } from '../../http/auth.js';
+import { Envelope, errors } from '../../http/schemas.js';
+import { NotModified, sendCachedJson } from '../content/etag.js';
+import { Snapshot } from './snapshot.schemas.js';
+import type { SnapshotService } from './snapshot.service.js';
+
+export const snapshotRoutes =
+  (snapshots: SnapshotService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/',
+      {
+        config: { access: access.siteRead },
+        schema: {
+          tags: ['Snapshot'],
+          summary: 'Published content and objects, for build-time baking',
+          description: `Published data only, whoever calls (a session adds nothing here). \`content\` maps each page path to its live entries \`[{ instanceKey, componentId, fields }]\` (published fields, ordered by instanceKey); pages are keyed in code-unit order. \`objectFields\`, \`objectCollections\` and \`objectTypes\` hold published object data (empty arrays when there is none).
+
+\`version\` is \`sha256:\` + the hex SHA-256 of the UTF-8 bytes of the RFC 8785 canonical JSON of the snapshot without \`version\` and \`generatedAt\`: the same published data gives the same version on SQLite and PostgreSQL, whatever the order it was written in; any publish, unpublish or \`bakeEnabled\` change gives a new one. \`generatedAt\` is when this snapshot was built (it is kept in memory until the data changes). The response carries \`ETag: "<version>"\` and \`Cache-Control: no-cache\`; \`If-None-Match\` with that ETag answers 304 with no body.
+
+Browsers: answers CORS for the project's \`domains\` (any origin while the list is empty).`,
+          response: { 200: Envelope(Snapshot), 304: NotModified, ...errors(400, 401, 403) },
+        },
+      },
+      async (request, reply) => {
+        return sendCachedJson(request, reply, await snapshots.snapshot(projectIdOf(request)));
+      },
+    );
+  };

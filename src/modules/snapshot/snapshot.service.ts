@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
+import { notFound } from '../../shared/errors.js';
+import { isoNow } from '../../shared/time.js';
+import { byCodeUnits, canonicalJson } from '../content/canonical.js';
+import * as content from '../content/content.repository.js';
+import { MemoCache } from '../content/memo-cache.js';
+
+/** Published object data for the snapshot (the objects module provides it; empty until then). */
+export type PublishedObjects = (
+  db: Db,
+  projectId: string,
+) => Promise<{ objectFields: unknown[]; objectCollections: unknown[]; objectTypes: unknown[] }>;
+
+export const noPublishedObjects: PublishedObjects = async () => ({
+  objectFields: [],
+  objectCollections: [],
+  objectTypes: [],
+});
+
+export const SNAPSHOT_SCHEMA = 1;
+
+export interface BuiltSnapshot {
+  version: string;
+  etag: string;
+  /** The exact bytes of the `{ data, error }` envelope. */
+  body: Buffer;
+}
+
+/**
+ * Builds the canonical JSON (RFC 8785) of everything but `version` and `generatedAt` by splicing:
+ * entries' published fields are stored canonical, so they are copied as text, and pages and
+ * entries are sorted in code-unit order here (never by the database's collation, which differs
+ * between dialects). Top-level keys are written in canonical order: bakeEnabled, content,
+ * objectCollections, objectFields, objectTypes, schema. Re-parsing 20,000 entries only to sort
+ * their keys again was the rejected alternative: it is most of the cost of a cold build.
+ */
+export function canonicalSnapshot(
+  bakeEnabled: boolean,
+  entries: { pageId: string; instanceKey: string; componentId: string; publishedFields: string }[],
+  objects: Awaited<ReturnType<PublishedObjects>>,
+): string {
+  const q = JSON.stringify;
+  const pages = new Map<string, typeof entries>();
+  for (const e of entries) {
+    const list = pages.get(e.pageId);
+    if (list) list.push(e);
+    else pages.set(e.pageId, [e]);
+  }
+  const parts: string[] = [];
+  for (const pageId of [...pages.keys()].sort(byCodeUnits)) {
+    const list = pages.get(pageId)!.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+    const items = list.map(
+      (e) =>
+        `{"componentId":${q(e.componentId)},"fields":${e.publishedFields},"instanceKey":${q(e.instanceKey)}}`,
+    );
+    parts.push(`${q(pageId)}:[${items.join(',')}]`);
+  }
+  return `{"bakeEnabled":${bakeEnabled},"content":{${parts.join(',')}},"objectCollections":${canonicalJson(objects.objectCollections)},"objectFields":${canonicalJson(objects.objectFields)},"objectTypes":${canonicalJson(objects.objectTypes)},"schema":${SNAPSHOT_SCHEMA}}`;
+}
+
+/**
+ * GET /v1/snapshot. The built snapshot is kept per project and dropped on any publish that changes
+ * it (topics `snapshot` and `project`, on every instance through the change bus), so revalidation
+ * with If-None-Match costs a map lookup. `generatedAt` is the time this snapshot was built.
+ */
+export function createSnapshotService(
+  db: Db,
+  bus: ChangeBus,
+  publishedObjects: PublishedObjects = noPublishedObjects,
+) {
+  const cache = new MemoCache<BuiltSnapshot>(bus, (s) => s.body.length + 200, 128 * 1024 * 1024);
+  bus.subscribe((topic, key) => {
+    if (topic === TOPICS.snapshot || topic === TOPICS.project) cache.delete(key);
+  });
+
+  async function build(projectId: string): Promise<BuiltSnapshot> {
+    const [project, entries, objects] = await Promise.all([
+      db.selectFrom('projects').select('bakeEnabled').where('id', '=', projectId).executeTakeFirst(),
+      content.publishedEntriesOfProject(db, projectId),
+      publishedObjects(db, projectId),
+    ]);
+    if (!project) throw notFound('Project');
+    // Encode the (multi-megabyte) canonical text once: hash those bytes, then splice them into the
+    // envelope after its opening brace.
+    const canonical = Buffer.from(canonicalSnapshot(project.bakeEnabled === 1, entries, objects));
+    const version = `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
+    const head = Buffer.from(`{"data":{"version":"${version}","generatedAt":"${isoNow()}",`);
+    const body = Buffer.concat([head, canonical.subarray(1), Buffer.from(',"error":null}')]);
+    return { version, etag: `"${version}"`, body };
+  }
+
+  return {
+    async snapshot(projectId: string): Promise<BuiltSnapshot> {
+      const cached = cache.get(projectId);
+      if (cached) return cached;
+      const epoch = cache.epoch();
+      const built = await build(projectId);
+      cache.set(projectId, built, epoch);
+      return built;
+    },
+  };
+}
+
+export type SnapshotService = ReturnType<typeof createSnapshotService>;

@@ -1,0 +1,139 @@
+import type { Insertable } from 'kysely';
+import type { DbOrTx, Tx } from '../../db/database.js';
+import { skipLocked } from '../../db/dialect/claim.js';
+import type { EventRow } from '../events/events.table.js';
+import type { DeliveryRow, WebhookDeliveriesTable, WebhookRow } from './webhooks.table.js';
+
+export async function insertWebhook(db: DbOrTx, row: WebhookRow): Promise<void> {
+  await db.insertInto('webhooks').values(row).execute();
+}
+
+export const listWebhooks = (db: DbOrTx, projectId: string): Promise<WebhookRow[]> =>
+  db.selectFrom('webhooks').selectAll().where('projectId', '=', projectId).orderBy('id').execute();
+
+export const findWebhook = (db: DbOrTx, projectId: string, id: string): Promise<WebhookRow | undefined> =>
+  db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const webhooksByIds = (db: DbOrTx, ids: string[]): Promise<WebhookRow[]> =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
+
+/** The active webhooks of several projects: the dispatch step's fan-out targets. */
+export const activeWebhooksOf = (db: DbOrTx, projectIds: string[]): Promise<WebhookRow[]> =>
+  db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('projectId', 'in', projectIds)
+    .where('active', '=', 1)
+    .orderBy('id')
+    .execute();
+
+export async function updateWebhook(
+  db: DbOrTx,
+  projectId: string,
+  id: string,
+  set: Partial<Pick<WebhookRow, 'url' | 'events' | 'description' | 'active' | 'secret'>> & {
+    updatedAt: string;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set(set)
+    .where('projectId', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteWebhook(db: DbOrTx, projectId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhooks')
+    .where('projectId', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Inserts in chunks: SQLite caps the bound parameters of one statement. */
+export async function insertDeliveries(
+  db: DbOrTx,
+  rows: Insertable<WebhookDeliveriesTable>[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    await db
+      .insertInto('webhookDeliveries')
+      .values(rows.slice(i, i + 200))
+      .execute();
+  }
+}
+
+/** One page of a webhook's deliveries, newest first (the extra row tells whether more remain). */
+export const listDeliveries = (
+  db: DbOrTx,
+  projectId: string,
+  webhookId: string,
+  after: string | undefined,
+  limit: number,
+): Promise<DeliveryRow[]> =>
+  db
+    .selectFrom('webhookDeliveries')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('webhookId', '=', webhookId)
+    .$if(after !== undefined, (q) => q.where('id', '<', after!))
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+
+export const findDelivery = (
+  db: DbOrTx,
+  projectId: string,
+  webhookId: string,
+  id: string,
+): Promise<DeliveryRow | undefined> =>
+  db
+    .selectFrom('webhookDeliveries')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('webhookId', '=', webhookId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/** Re-queues a delivery for an immediate attempt; a lease in force (attempt in flight) is kept. */
+export async function requeueDelivery(db: DbOrTx, id: string, now: string): Promise<void> {
+  await db
+    .updateTable('webhookDeliveries')
+    .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deactivateWebhook(db: DbOrTx, id: string, now: string): Promise<void> {
+  await db.updateTable('webhooks').set({ active: 0, updatedAt: now }).where('id', '=', id).execute();
+}
+
+/**
+ * The outbox consumer's claim: stamps up to `limit` pending events dispatched and returns them, in
+ * one statement (see src/db/dialect/claim.ts for why it is an UPDATE … RETURNING). Runs inside the
+ * dispatch transaction, so the stamp commits together with the deliveries made from the events.
+ */
+export async function claimPendingEvents(trx: Tx, limit: number, now: string): Promise<EventRow[]> {
+  const rows = await trx
+    .updateTable('events')
+    .set({ dispatchedAt: now })
+    .where('id', 'in', (eb) =>
+      skipLocked(
+        trx,
+        eb.selectFrom('events').select('id').where('dispatchedAt', 'is', null).orderBy('id').limit(limit),
+      ),
+    )
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+}

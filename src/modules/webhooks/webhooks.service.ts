@@ -1,0 +1,164 @@
+import type { Db } from '../../db/database.js';
+import { decodeCursor } from '../../http/pagination.js';
+import { recordOutcome } from '../../jobs/queue.js';
+import { notFound, validationFailed } from '../../shared/errors.js';
+import type { HookClient } from '../../shared/hook-http.js';
+import { hookUrlProblem } from '../../shared/hook-targets.js';
+import { newId } from '../../shared/ids.js';
+import { isoAt, isoNow } from '../../shared/time.js';
+import { newWebhookSecret } from '../../shared/webhook-signing.js';
+import { EVENT_TYPES } from '../events/event-types.js';
+import { newDelivery, sendDelivery } from './webhooks.jobs.js';
+import * as repo from './webhooks.repository.js';
+import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  description: string;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  url: row.url,
+  events: JSON.parse(row.events) as string[],
+  description: row.description,
+  active: row.active === 1,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+export const toDelivery = (row: DeliveryRow) => ({
+  id: row.id,
+  webhookId: row.webhookId,
+  eventId: row.eventId,
+  eventType: row.eventType,
+  status: row.status,
+  responseCode: row.responseCode,
+  attemptCount: row.attemptCount,
+  lastAttemptAt: row.lastAttemptAt,
+  nextAttemptAt: row.nextAttemptAt,
+  durationMs: row.durationMs,
+  error: row.error,
+  responseBody: row.responseBody,
+  createdAt: row.createdAt,
+});
+
+export interface WebhooksDeps {
+  client: HookClient;
+  allowPrivateTargets: boolean;
+  /** How long a synchronous test ping holds its lease (so the worker leaves it alone). */
+  leaseMs: number;
+}
+
+export function createWebhooksService(db: Db, deps: WebhooksDeps) {
+  async function checkUrl(url: string): Promise<void> {
+    const problem = await hookUrlProblem(url, deps.allowPrivateTargets);
+    if (problem) {
+      throw validationFailed('The webhook URL is not an allowed target.', [
+        { path: 'body.url', message: problem },
+      ]);
+    }
+  }
+
+  async function existing(projectId: string, id: string): Promise<WebhookRow> {
+    const row = await repo.findWebhook(db, projectId, id);
+    if (!row) throw notFound('Webhook');
+    return row;
+  }
+
+  return {
+    async list(projectId: string) {
+      const rows = await repo.listWebhooks(db, projectId);
+      return { webhooks: rows.map(toWebhook), eventTypes: EVENT_TYPES.map((e) => ({ ...e })) };
+    },
+
+    async create(projectId: string, input: { url: string; events: string[]; description?: string }) {
+      await checkUrl(input.url);
+      const now = isoNow();
+      const row: WebhookRow = {
+        id: newId('whk'),
+        projectId,
+        url: input.url,
+        events: JSON.stringify(input.events),
+        description: input.description ?? '',
+        active: 1,
+        secret: newWebhookSecret(),
+        createdAt: now,
+        updatedAt: now,
+      };
+      await repo.insertWebhook(db, row);
+      return { ...toWebhook(row), secret: row.secret };
+    },
+
+    async update(
+      projectId: string,
+      id: string,
+      patch: { url?: string; events?: string[]; description?: string; active?: boolean },
+    ): Promise<Webhook> {
+      if (patch.url !== undefined) await checkUrl(patch.url);
+      const updated = await repo.updateWebhook(db, projectId, id, {
+        updatedAt: isoNow(),
+        ...(patch.url !== undefined && { url: patch.url }),
+        ...(patch.events !== undefined && { events: JSON.stringify(patch.events) }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.active !== undefined && { active: patch.active ? 1 : 0 }),
+      });
+      if (!updated) throw notFound('Webhook');
+      return toWebhook(await existing(projectId, id));
+    },
+
+    async remove(projectId: string, id: string): Promise<void> {
+      if (!(await repo.deleteWebhook(db, projectId, id))) throw notFound('Webhook');
+    },
+
+    /** A new secret; every attempt from now on (retries included) is signed with it only. */
+    async rotateSecret(projectId: string, id: string): Promise<{ secret: string }> {
+      const secret = newWebhookSecret();
+      if (!(await repo.updateWebhook(db, projectId, id, { secret, updatedAt: isoNow() })))
+        throw notFound('Webhook');
+      return { secret };
+    },
+
+    async deliveries(projectId: string, id: string, query: { limit: number; cursor?: string }) {
+      await existing(projectId, id);
+      const rows = await repo.listDeliveries(db, projectId, id, decodeCursor(query.cursor), query.limit);
+      return rows.map(toDelivery);
+    },
+
+    /**
+     * Sends a `ping` now, inside the request, and returns the recorded outcome. The row is created
+     * already leased so the worker never sends it too; a ping is not retried (redeliver it).
+     */
+    async test(projectId: string, id: string) {
+      const webhook = await existing(projectId, id);
+      const nowMs = Date.now();
+      const now = isoAt(nowMs);
+      const lease = isoAt(nowMs + deps.leaseMs);
+      const event = { id: newId('evt'), type: 'ping', createdAt: now, data: { projectId, webhookId: id } };
+      const delivery = { ...newDelivery(webhook, event, now), lockedUntil: lease } as DeliveryRow;
+      await repo.insertDeliveries(db, [delivery]);
+      const result = await sendDelivery(deps.client, webhook, delivery);
+      await db.transaction().execute(async (trx) => {
+        await recordOutcome(trx, 'webhookDeliveries', delivery, lease, result, []);
+        if (result.responseCode === 410) await repo.deactivateWebhook(trx, webhook.id, isoNow());
+      });
+      return toDelivery((await repo.findDelivery(db, projectId, id, delivery.id))!);
+    },
+
+    /** Queues an immediate new attempt of the same delivery (same id, same webhook-id). */
+    async redeliver(projectId: string, id: string, deliveryId: string) {
+      await existing(projectId, id);
+      const delivery = await repo.findDelivery(db, projectId, id, deliveryId);
+      if (!delivery) throw notFound('Delivery');
+      await repo.requeueDelivery(db, delivery.id, isoNow());
+      return toDelivery((await repo.findDelivery(db, projectId, id, deliveryId))!);
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

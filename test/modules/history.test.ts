@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeEachDb } from '../helpers/app.js';
+import { editorEntries, heroEntry, newSite, patchEntry, visitorEntries } from '../helpers/content.js';
+import { bearer, call, newMember } from '../helpers/factories.js';
+
+describeEachDb('content history', (ctx) => {
+  it('records every publish and unpublish, newest first, with actor and fields, paginated', async () => {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    const other = await newMember(ctx.app, site.admin.token, site.project.id, 'editor');
+    await patchEntry(ctx.app, site, id, { fields: { title: 'one' }, status: 'published' });
+    await call(ctx.app, {
+      method: 'PATCH',
+      url: `/v1/content/${id}`,
+      headers: { ...site.key, ...bearer(other.token) },
+      payload: { fields: { title: 'two' }, status: 'published' },
+    });
+    await call(ctx.app, { method: 'POST', url: `/v1/content/${id}/unpublish`, headers: site.editing });
+
+    const res = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${id}/history`,
+      headers: bearer(site.admin.token),
+    });
+    assert.equal(res.status, 200);
+    const items = res.body.data;
+    assert.deepEqual(
+      items.map((h: { action: string; fields: { title: string }; actor: { email: string } }) => [
+        h.action,
+        h.fields.title,
+        h.actor.email,
+      ]),
+      [
+        ['unpublish', 'two', site.editor.email],
+        ['publish', 'two', other.email],
+        ['publish', 'one', site.editor.email],
+      ],
+    );
+    assert.equal(items[1].actor.id, other.id);
+    assert.equal(items[0].entryId, id);
+    assert.equal(res.body.meta, undefined);
+
+    const page1 = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${id}/history?limit=2`,
+      headers: bearer(site.admin.token),
+    });
+    assert.equal(page1.body.data.length, 2);
+    const page2 = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${id}/history?limit=2&cursor=${page1.body.meta.nextCursor}`,
+      headers: bearer(site.admin.token),
+    });
+    assert.deepEqual(
+      page2.body.data.map((h: { id: string }) => h.id),
+      [items[2].id],
+    );
+    assert.equal(page2.body.meta, undefined);
+  });
+
+  it('needs a session: the publishable key alone is 401', async () => {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    const res = await call(ctx.app, { method: 'GET', url: `/v1/content/${id}/history`, headers: site.key });
+    assert.equal(res.status, 401);
+  });
+
+  it('restore makes a past version the working copy, as a draft, without touching visitors', async () => {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'old', count: 1 }, status: 'published' });
+    await patchEntry(ctx.app, site, id, { fields: { title: 'new', count: null }, status: 'published' });
+    const history = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${id}/history`,
+      headers: bearer(site.editor.token),
+    });
+    const oldVersion = history.body.data[1];
+    assert.equal(oldVersion.fields.title, 'old');
+
+    const res = await call(ctx.app, {
+      method: 'POST',
+      url: `/v1/content/${id}/history/${oldVersion.id}/restore`,
+      headers: site.editing,
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data.fields, { title: 'old', count: 1 });
+    assert.equal(res.body.data.status, 'draft');
+    assert.deepEqual((await visitorEntries(ctx.app, site, '/'))[0]?.fields, { title: 'new' });
+
+    await patchEntry(ctx.app, site, id, { status: 'published' });
+    assert.deepEqual((await visitorEntries(ctx.app, site, '/'))[0]?.fields, { title: 'old', count: 1 });
+    assert.equal((await editorEntries(ctx.app, site, '/'))[0]?.status, 'published');
+  });
+
+  it('restore of an unknown or foreign history id is 404', async () => {
+    const site = await newSite(ctx.app);
+    const other = await newSite(ctx.app, 'Other');
+    const id = await heroEntry(ctx.app, site);
+    const otherId = await heroEntry(ctx.app, other);
+    await patchEntry(ctx.app, other, otherId, { fields: { title: 'x' }, status: 'published' });
+    const otherHistory = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${otherId}/history`,
+      headers: bearer(other.editor.token),
+    });
+    const foreign = otherHistory.body.data[0].id;
+    const res = await call(ctx.app, {
+      method: 'POST',
+      url: `/v1/content/${id}/history/${foreign}/restore`,
+      headers: site.editing,
+    });
+    assert.equal(res.status, 404);
+    const cross = await call(ctx.app, {
+      method: 'POST',
+      url: `/v1/content/${otherId}/history/${foreign}/restore`,
+      headers: site.editing,
+    });
+    assert.equal(cross.status, 404);
+  });
+});

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import { type DatabaseHandle, openDatabase } from '../../src/db/connect.js';
+import { describeEachDb } from '../helpers/app.js';
+import { heroEntry, newSite, pageUrl, patchEntry, type Site } from '../helpers/content.js';
+import { bearer, call } from '../helpers/factories.js';
+
+/** Polls `read` until `done` holds or `ms` pass; returns the last value read. */
+async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 1000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    value = await read();
+  }
+  return value;
+}
+
+const titleOn = async (app: FastifyInstance, site: Site) => {
+  const res = await call(app, { method: 'GET', url: pageUrl('/'), headers: site.key });
+  return res.status === 200 ? (res.body.data[0]?.fields.title as string | undefined) : `status ${res.status}`;
+};
+
+// Two Folio instances on one PostgreSQL database, as behind a load balancer: A is the suite's app,
+// B a second app on its own connection pool. Caches on B must follow writes made through A.
+describeEachDb('two instances on one database', (ctx) => {
+  let b: FastifyInstance;
+  let handleB: DatabaseHandle;
+  const postgres = () => ctx.kind === 'postgres';
+
+  before(async () => {
+    if (!postgres()) return;
+    handleB = openDatabase(ctx.database.config);
+    b = await buildApp({ config: ctx.config, database: handleB });
+    await b.ready();
+  });
+  after(async () => {
+    await b?.close();
+    await handleB?.close();
+  });
+
+  it('a publish on A is visible through B within a second', async (t) => {
+    if (!postgres()) return t.skip('SQLite runs one instance per file');
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'v1' }, status: 'published' });
+    assert.equal(await titleOn(b, site), 'v1'); // B has now cached the page
+
+    // Proof that B serves from memory: a write behind every instance's back stays invisible on B.
+    await sql`update content_entries set published_fields = '{"title":"sneaky"}' where id = ${id}`.execute(
+      ctx.db,
+    );
+    assert.equal(await titleOn(b, site), 'v1');
+
+    await patchEntry(ctx.app, site, id, { fields: { title: 'v2' }, status: 'published' });
+    assert.equal(
+      await eventually(
+        () => titleOn(b, site),
+        (t) => t === 'v2',
+      ),
+      'v2',
+    );
+  });
+
+  it('rotating the key on A makes the old key fail on B', async (t) => {
+    if (!postgres()) return t.skip('SQLite runs one instance per file');
+    const site = await newSite(ctx.app);
+    await heroEntry(ctx.app, site);
+    assert.equal((await call(b, { method: 'GET', url: pageUrl('/'), headers: site.key })).status, 200);
+    const rotated = await call(ctx.app, {
+      method: 'POST',
+      url: `/v1/projects/${site.project.id}/rotate-key`,
+      headers: bearer(site.admin.token),
+    });
+    assert.equal(rotated.status, 200);
+    const status = await eventually(
+      async () => (await call(b, { method: 'GET', url: pageUrl('/'), headers: site.key })).status,
+      (s) => s === 401,
+    );
+    assert.equal(status, 401);
+  });
+
+  it('B drops its caches when its LISTEN connection is lost, then catches up', async (t) => {
+    if (!postgres()) return t.skip('SQLite runs one instance per file');
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'before' }, status: 'published' });
+    assert.equal(await titleOn(b, site), 'before');
+    // Kill every listener of this database (A's and B's); notifications sent meanwhile are lost.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+              where datname = current_database() and query like 'LISTEN folio_changes%'`.execute(ctx.db);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'after' }, status: 'published' });
+    assert.equal(
+      await eventually(
+        () => titleOn(b, site),
+        (t) => t === 'after',
+        3000,
+      ),
+      'after',
+    );
+    // Listening again: the next publish propagates as usual.
+    await patchEntry(ctx.app, site, id, { fields: { title: 'again' }, status: 'published' });
+    assert.equal(
+      await eventually(
+        () => titleOn(b, site),
+        (t) => t === 'again',
+        3000,
+      ),
+      'again',
+    );
+  });
+});
