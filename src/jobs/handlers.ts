@@ -1,4 +1,6 @@
 import { callDeployHooks, fireDeployTriggers } from '../modules/deploys/deploys.jobs.js';
+import { publishedObjectsForSnapshot } from '../modules/objects/objects.snapshot.js';
+import { computeSnapshotVersion } from '../modules/snapshot/snapshot.service.js';
 import { deliverWebhooks, dispatchEvents } from '../modules/webhooks/webhooks.jobs.js';
 import { pruneAttempts } from './prune.js';
 import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
@@ -15,9 +17,6 @@ export const sweepJobs: readonly SweepJob[] = [dispatchEvents, fireDeployTrigger
 // biome-ignore lint/suspicious/noExplicitAny: a list of jobs over different row and batch types
 export const attemptJobs: readonly AttemptJob<any, any>[] = [deliverWebhooks, callDeployHooks];
 
-/**
- * PLACEHOLDER for the lead to wire: the snapshot version (`sha256:…`) sent in GitHub repository
- * dispatch calls. The snapshot module (issue 3) does not expose its version computation yet; until
- * it does, the call carries `version: null`. Replace the body with the snapshot module's function.
- */
-export const snapshotVersionOf: SnapshotVersionOf = async () => null;
+/** The snapshot version (`sha256:…`) a GitHub repository dispatch call carries: published content and objects. */
+export const snapshotVersionOf: SnapshotVersionOf = (db, projectId) =>
+  computeSnapshotVersion(db, projectId, publishedObjectsForSnapshot);

@@ -79,7 +79,17 @@ describeEachDb(
           const ghBody = JSON.parse(gh.body);
           assert.equal(ghBody.event_type, 'cms-publish');
           assert.equal(ghBody.client_payload.projectId, project.id);
-          assert.ok('version' in ghBody.client_payload);
+          const snapshot = await ctx.app.inject({
+            method: 'GET',
+            url: '/v1/snapshot',
+            headers: { 'x-cms-key': project.apiKey },
+          });
+          assert.match(ghBody.client_payload.version, /^sha256:[0-9a-f]{64}$/);
+          assert.equal(
+            ghBody.client_payload.version,
+            snapshot.json().data.version,
+            'the published snapshot version',
+          );
 
           const deploys = await waitFor(
             async () => {

@@ -60,6 +60,36 @@ export function canonicalSnapshot(
   return `{"bakeEnabled":${bakeEnabled},"content":{${parts.join(',')}},"objectCollections":${canonicalJson(objects.objectCollections)},"objectFields":${canonicalJson(objects.objectFields)},"objectTypes":${canonicalJson(objects.objectTypes)},"schema":${SNAPSHOT_SCHEMA}}`;
 }
 
+/** The canonical bytes of a project's published data, read fresh from the database. */
+async function canonicalSnapshotOf(
+  db: Db,
+  projectId: string,
+  publishedObjects: PublishedObjects,
+): Promise<Buffer> {
+  const [project, entries, objects] = await Promise.all([
+    db.selectFrom('projects').select('bakeEnabled').where('id', '=', projectId).executeTakeFirst(),
+    content.publishedEntriesOfProject(db, projectId),
+    publishedObjects(db, projectId),
+  ]);
+  if (!project) throw notFound('Project');
+  return Buffer.from(canonicalSnapshot(project.bakeEnabled === 1, entries, objects));
+}
+
+const versionOf = (canonical: Buffer): string =>
+  `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
+
+/**
+ * The snapshot version without the service's cache or change bus, for processes that have neither
+ * (the worker stamps it on GitHub repository dispatch calls). Same bytes, so the same version.
+ */
+export async function computeSnapshotVersion(
+  db: Db,
+  projectId: string,
+  publishedObjects: PublishedObjects,
+): Promise<string> {
+  return versionOf(await canonicalSnapshotOf(db, projectId, publishedObjects));
+}
+
 /**
  * GET /v1/snapshot. The built snapshot is kept per project and dropped on any publish that changes
  * it (topics `snapshot` and `project`, on every instance through the change bus), so revalidation
@@ -76,16 +106,9 @@ export function createSnapshotService(
   });
 
   async function build(projectId: string): Promise<BuiltSnapshot> {
-    const [project, entries, objects] = await Promise.all([
-      db.selectFrom('projects').select('bakeEnabled').where('id', '=', projectId).executeTakeFirst(),
-      content.publishedEntriesOfProject(db, projectId),
-      publishedObjects(db, projectId),
-    ]);
-    if (!project) throw notFound('Project');
-    // Encode the (multi-megabyte) canonical text once: hash those bytes, then splice them into the
-    // envelope after its opening brace.
-    const canonical = Buffer.from(canonicalSnapshot(project.bakeEnabled === 1, entries, objects));
-    const version = `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
+    const canonical = await canonicalSnapshotOf(db, projectId, publishedObjects);
+    const version = versionOf(canonical);
+    // Splice the (multi-megabyte) canonical bytes into the envelope after their opening brace.
     const head = Buffer.from(`{"data":{"version":"${version}","generatedAt":"${isoNow()}",`);
     const body = Buffer.concat([head, canonical.subarray(1), Buffer.from(',"error":null}')]);
     return { version, etag: `"${version}"`, body };
