@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import { createChangeBus } from './db/dialect/change-bus.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/errors.js';
+import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installValidation } from './http/validation.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
@@ -62,28 +63,11 @@ function requestId(req: IncomingMessage): string {
  * fresh database; src/server.ts calls it and listens. The caller owns the database handle.
  */
 export async function buildApp({ config, database, logStream }: AppOptions): Promise<FastifyInstance> {
+  const logging = loggerOptions(config, logStream);
   const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : {
-            level: config.logLevel,
-            ...(logStream && { stream: logStream }),
-            // Fastify logs method and URL only; this is the net for anything that logs a request or body.
-            redact: {
-              paths: [
-                'req.headers.authorization',
-                'req.headers["x-cms-key"]',
-                'req.headers.cookie',
-                '*.password',
-                '*.token',
-                '*.secret',
-                '*.apiKey',
-                '*.key',
-              ],
-              censor: '[redacted]',
-            },
-          },
+    logger: logging.logger,
+    // Fastify's own two lines per request are off; installAccessLog writes one (see http/logging.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -91,9 +75,11 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
+  installAccessLog(app, logging.flush);
   installErrorHandling(app);
   installValidation(app);
   await registerOpenApi(app, config.version);

@@ -10,7 +10,6 @@
  * SQLite in a temporary directory. BENCH_DURATION: seconds per scenario (default 8).
  * Writes bench/results/content.json and content.md.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,37 +18,12 @@ import { openDatabase } from '../../src/db/connect.js';
 import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createSnapshotService } from '../../src/modules/snapshot/snapshot.service.js';
+import { startFolio, startScript } from '../lib/processes.js';
 import { seedProject } from './seed.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = 50;
-
-function start(script: string, args: string[], env: Record<string, string>, ready: RegExp) {
-  return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = ready.exec(out);
-      if (match) resolve({ child, url: match[1] ?? '' });
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 interface Result {
   name: string;
@@ -104,15 +78,9 @@ async function main() {
     const env = {
       DATABASE_URL: `sqlite:${file}`,
       CMS_DATA_DIR: dir,
-      PORT: '0',
       CMS_WORKER_ENABLED: 'false',
     };
-    const folio = await start(
-      'bench/content/folio-server.ts',
-      [],
-      { ...env, LOG_LEVEL: 'warn' },
-      /LISTENING (\S+)/,
-    );
+    const folio = await startFolio({ ...env, LOG_LEVEL: 'warn' }, join(dir, 'folio-warn.log'));
     const pageUrl = `${folio.url}/v1/content/%2F`;
     const key = { 'x-cms-key': small.apiKey };
     const page = await fetch(pageUrl, { headers: key });
@@ -123,22 +91,10 @@ async function main() {
     await snap.arrayBuffer();
     writeFileSync(join(dir, 'page.json'), body);
 
-    const port = String(20000 + Math.floor(Math.random() * 20000));
-    const bare = await start(
-      'bench/content/bare-server.ts',
-      [port, join(dir, 'page.json'), pageEtag],
-      {},
-      /(ready)/,
-    );
-    const bareUrl = `http://127.0.0.1:${port}/`;
-    const floorPort = String(Number(port) + 1);
-    const floor = await start(
-      'bench/content/fastify-floor.ts',
-      [floorPort, join(dir, 'page.json'), pageEtag],
-      {},
-      /(ready)/,
-    );
-    const floorUrl = `http://127.0.0.1:${floorPort}/`;
+    const bare = await startScript('bench/content/bare-server.ts', [join(dir, 'page.json'), pageEtag]);
+    const bareUrl = `${bare.url}/`;
+    const floor = await startScript('bench/content/fastify-floor.ts', [join(dir, 'page.json'), pageEtag]);
+    const floorUrl = `${floor.url}/`;
     results.push(await measure('bare: page 200', bareUrl, {}, 200));
     results.push(await measure('fastify floor: page 200', floorUrl, {}, 200));
     results.push(await measure('folio: visitor page 200', pageUrl, key, 200));
@@ -155,22 +111,16 @@ async function main() {
     results.push(
       await measure('folio: visitor page 304', pageUrl, { ...key, 'if-none-match': pageEtag }, 304),
     );
-    await stop(folio.child);
+    await folio.stop();
 
-    // The same page with the default log level (info: pino logs every request).
-    const folioInfo = await start(
-      'bench/content/folio-server.ts',
-      [],
-      { ...env, LOG_LEVEL: 'info' },
-      /LISTENING (\S+)/,
-    );
-    folioInfo.child.stdout!.resume();
+    // The same page at the default log level (info: one access line per request, to a file).
+    const folioInfo = await startFolio({ ...env, LOG_LEVEL: 'info' }, join(dir, 'folio-info.log'));
     results.push(
       await measure('folio (LOG_LEVEL=info): visitor page 200', `${folioInfo.url}/v1/content/%2F`, key, 200),
     );
-    await stop(folioInfo.child);
-    await stop(bare.child);
-    await stop(floor.child);
+    await folioInfo.stop();
+    await bare.stop();
+    await floor.stop();
 
     const rps = (name: string) => results.find((r) => r.name === name)!.requestsPerSec;
     const summary = {

@@ -2,7 +2,7 @@
  * The baseline: a bare node:http server doing the least each scenario needs.
  * - `GET /<name>`: streams `<dir>/<name>` with Content-Type and Content-Length (a static file server).
  * - `POST /upload`: streams the raw body to a file while hashing it (SHA-256), then deletes it.
- * Prints `LISTENING <url>`.
+ * Usage: bare-server.ts <port> <dir> <tmp>.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-const [dir = '.', tmp = '.'] = process.argv.slice(2);
+const [port = '0', dir = '.', tmp = '.'] = process.argv.slice(2);
 const TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
 const server = createServer(async (req, res) => {
@@ -47,9 +47,5 @@ const server = createServer(async (req, res) => {
     if (!res.headersSent) res.writeHead(404).end();
   }
 });
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  if (address && typeof address === 'object')
-    process.stdout.write(`LISTENING http://127.0.0.1:${address.port}\n`);
-});
+server.listen(Number(port), '127.0.0.1');
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

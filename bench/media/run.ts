@@ -5,46 +5,17 @@
  * BENCH_DATABASE_URL names a PostgreSQL database. BENCH_DURATION (seconds per scenario, default 5).
  * Writes bench/results/media.json and media.md.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
+import { type Started, startFolio, startScript } from '../lib/processes.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-
-function start(
-  script: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /LISTENING (\S+)/.exec(out);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 interface Scenario {
   name: string;
@@ -120,16 +91,18 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-bench-media-'));
   const bareTmp = join(dataDir, 'bare-tmp');
   mkdirSync(bareTmp);
-  const children: ChildProcess[] = [];
+  const running: Started[] = [];
   try {
-    const folio = await start('bench/media/folio-server.ts', [], {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CMS_DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-    });
-    children.push(folio.child);
+    const folio = await startFolio(
+      {
+        CMS_DATA_DIR: dataDir,
+        CMS_WORKER_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+        ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+      },
+      join(dataDir, 'folio.log'),
+    );
+    running.push(folio);
 
     // A project, its admin session, and the images: a ~1 MB PNG of noise (barely compressible) and a
     // smaller 800×600 JPEG, the size of a typical web photo.
@@ -174,11 +147,11 @@ async function main(): Promise<void> {
     const variantDir = join(dataDir, 'media', 'variants', created.project.id, smallMedia.id);
 
     const originals = join(dataDir, 'media', 'originals', created.project.id);
-    const bare = await start('bench/media/bare-server.ts', [originals, bareTmp], {});
-    children.push(bare.child);
+    const bare = await startScript('bench/media/bare-server.ts', [originals, bareTmp]);
+    running.push(bare);
     // The bare server serves the variant from its own directory, under its own name.
-    const bareVariant = await start('bench/media/bare-server.ts', [variantDir, bareTmp], {});
-    children.push(bareVariant.child);
+    const bareVariant = await startScript('bench/media/bare-server.ts', [variantDir, bareTmp]);
+    running.push(bareVariant);
 
     process.stdout.write(
       `media bench: ${DURATION}s per scenario, ${cpus().length} CPUs, upload ${big.length} B PNG, small ${small.length} B JPEG, variant ${variantBytes.length} B WebP\n\n`,
@@ -262,7 +235,7 @@ async function main(): Promise<void> {
       variantBytes: variantBytes.length,
     });
   } finally {
-    for (const child of children) await stop(child);
+    for (const server of running) await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startServerProcess } from '../../test/helpers/process.js';
+import { startFolio } from '../lib/processes.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -73,7 +73,11 @@ async function cannon(url: string, headers: Record<string, string>) {
 }
 
 async function benchKind(kind: Kind, env: Record<string, string>) {
-  const server = await startServerProcess({ ...env, CMS_WORKER_ENABLED: 'false', LOG_LEVEL: 'warn' });
+  const logDir = mkdtempSync(join(tmpdir(), 'folio-bench-objects-'));
+  const server = await startFolio(
+    { ...env, CMS_WORKER_ENABLED: 'false', LOG_LEVEL: 'warn' },
+    join(logDir, 'folio.log'),
+  );
   try {
     const base = server.url;
     const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
@@ -161,8 +165,8 @@ async function benchKind(kind: Kind, env: Record<string, string>) {
     await new Promise<void>((resolve) => bare.close(() => resolve()));
     return { save, read };
   } finally {
-    server.child.kill('SIGTERM');
-    await server.exited;
+    await server.stop();
+    rmSync(logDir, { recursive: true, force: true });
   }
 }
 

@@ -10,10 +10,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as { port: number };
-  process.stdout.write(`receiver running at http://127.0.0.1:${port}\n`);
-});
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1');
 process.on('SIGTERM', () => {
   process.stdout.write(`received ${count}\n`);
   process.exit(0);

@@ -13,7 +13,6 @@
  * SQLite always; PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (scratch database
  * created and dropped). Results: bench/results/webhooks.json and webhooks.md.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -26,7 +25,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { startWorker } from '../../src/jobs/worker.js';
-import { startServerProcess } from '../../test/helpers/process.js';
+import { startFolio, startScript } from '../lib/processes.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -51,22 +50,6 @@ async function json(
   if (!res.ok)
     throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   return body.data;
-}
-
-async function startReceiver(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/webhooks/receiver.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve) => {
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /running at (\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-  });
-  return { url, child };
 }
 
 /** A project (admin signed in) with one synced entry, and `hooks` webhooks to `receiverUrl`. */
@@ -94,13 +77,19 @@ async function setupProject(base: string, hooks: number, receiverUrl: string) {
     headers: { 'x-cms-key': project.apiKey },
     body: {
       pageId,
-      components: [{ componentId: 'Hero', instanceKey: 'hero', fields: [{ key: 'title', type: 'text' }] }],
+      // One entry per connection: editors publish different entries. (All connections publishing one
+      // entry would measure that row's lock queue, not what webhooks add to a publish.)
+      components: Array.from({ length: CONNECTIONS }, (_, i) => ({
+        componentId: 'Hero',
+        instanceKey: `hero-${i}`,
+        fields: [{ key: 'title', type: 'text' }],
+      })),
     },
   });
   const entries = await json(base, `/v1/content/${encodeURIComponent(pageId)}`, {
     headers: { 'x-cms-key': project.apiKey, authorization: `Bearer ${token}` },
   });
-  return { project, token, entryId: entries[0].id as string };
+  return { project, token, entryIds: (entries as { id: string }[]).map((e) => e.id) };
 }
 
 async function publishCannon(
@@ -116,17 +105,21 @@ async function publishCannon(
     requests: [
       {
         method: 'PATCH',
-        path: `/v1/content/${p.entryId}`,
+        path: `/v1/content/${p.entryIds[0]}`,
         headers: {
           'content-type': 'application/json',
           'x-cms-key': p.project.apiKey,
           authorization: `Bearer ${p.token}`,
         },
         // Every request publishes new fields: an unchanged publish writes nothing.
-        setupRequest: (req: any) => ({
-          ...req,
-          body: JSON.stringify({ fields: { title: `v${n++}` }, status: 'published' }),
-        }),
+        setupRequest: (req: any) => {
+          const i = n++;
+          return {
+            ...req,
+            path: `/v1/content/${p.entryIds[i % p.entryIds.length]}`,
+            body: JSON.stringify({ fields: { title: `v${i}` }, status: 'published' }),
+          };
+        },
       },
     ],
   });
@@ -139,17 +132,16 @@ async function publishCannon(
 }
 
 async function publishLatency(env: Record<string, string>) {
-  const receiver = await startReceiver();
-  const server = await startServerProcess({
-    ...env,
-    CMS_WORKER_ENABLED: 'false',
-    CMS_ALLOW_PRIVATE_HOOK_TARGETS: 'true',
-    LOG_LEVEL: 'warn',
-  });
+  const receiver = await startScript('bench/webhooks/receiver.ts', []);
+  const logDir = mkdtempSync(join(tmpdir(), 'folio-bench-webhooks-'));
+  const server = await startFolio(
+    { ...env, CMS_WORKER_ENABLED: 'false', CMS_ALLOW_PRIVATE_HOOK_TARGETS: 'true', LOG_LEVEL: 'warn' },
+    join(logDir, 'folio.log'),
+  );
   try {
     const none = await setupProject(server.url, 0, receiver.url);
     const twenty = await setupProject(server.url, WEBHOOKS, receiver.url);
-    const sample = await fetch(`${server.url}/v1/content/${none.entryId}`, {
+    const sample = await fetch(`${server.url}/v1/content/${none.entryIds[0]}`, {
       method: 'PATCH',
       headers: {
         'content-type': 'application/json',
@@ -185,9 +177,9 @@ async function publishLatency(env: Record<string, string>) {
       bareNodeHttp: { requestsPerSec: Math.round(floor.requests.average), latencyP99Ms: floor.latency.p99 },
     };
   } finally {
-    server.child.kill('SIGTERM');
-    await server.exited;
-    receiver.child.kill('SIGTERM');
+    await server.stop();
+    await receiver.stop();
+    rmSync(logDir, { recursive: true, force: true });
   }
 }
 
@@ -195,7 +187,7 @@ async function deliveryThroughput(
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string },
   dataDir: string,
 ) {
-  const receiver = await startReceiver();
+  const receiver = await startScript('bench/webhooks/receiver.ts', []);
   const handle = openDatabase(database);
   await migrateToLatest(handle.db);
   const env = {
@@ -211,7 +203,7 @@ async function deliveryThroughput(
   try {
     const p = await setupProject(base, WEBHOOKS, receiver.url);
     for (let i = 0; i < PUBLISHES; i++) {
-      await json(base, `/v1/content/${p.entryId}`, {
+      await json(base, `/v1/content/${p.entryIds[i % p.entryIds.length]}`, {
         method: 'PATCH',
         headers: { 'x-cms-key': p.project.apiKey, authorization: `Bearer ${p.token}` },
         body: { fields: { title: `v${i}` }, status: 'published' },
@@ -249,7 +241,7 @@ async function deliveryThroughput(
   } finally {
     await app.close();
     await handle.close();
-    receiver.child.kill('SIGTERM');
+    await receiver.stop();
   }
 }
 

@@ -24,3 +24,12 @@ export async function lockRow(trx: Kysely<any>, table: string, id: string): Prom
   if (dialectOf(trx) !== 'postgres') return;
   await sql`select 1 from ${sql.table(table)} where id = ${id} for update`.execute(trx);
 }
+
+/**
+ * Leave `percent` of each page free for updates (PostgreSQL's fillfactor), so a row rewritten with
+ * the same key can stay on its page (a HOT update: no index change). SQLite has no such setting.
+ */
+export async function setFillFactor(db: Kysely<any>, table: string, percent: number): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql`alter table ${sql.table(table)} set (fillfactor = ${sql.lit(percent)})`.execute(db);
+}

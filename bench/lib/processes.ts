@@ -1,0 +1,83 @@
+/**
+ * Servers for the benchmarks, each in its own process so the load generator does not share its
+ * event loop. Folio runs as it does in production — the compiled build (`node dist/server.js`, so
+ * run `npm run build` first; the bench:* scripts do) with its logs going to a file, not to a pipe the
+ * runner would have to drain. Readiness is a poll of /health, never a scan of the output.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const root = new URL('../..', import.meta.url).pathname;
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${what} did not come up at ${url}`);
+}
+
+/** `node dist/server.js` with `env`; stdout and stderr appended to `logFile`. */
+export async function startFolio(env: Record<string, string>, logFile: string): Promise<Started> {
+  const port = await freePort();
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [join(root, 'dist/server.js')], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${url}/health`, child, `Folio (log: ${logFile})`);
+  return { child, url, stop: stopper(child) };
+}
+
+/**
+ * A TypeScript helper server (`node --import tsx <script> <port> ...args`): it must listen on the
+ * port given as its first argument; `probePath` is fetched until it answers.
+ */
+export async function startScript(script: string, args: string[], probePath = '/'): Promise<Started> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), String(port), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${url}${probePath}`, child, script);
+  return { child, url, stop: stopper(child) };
+}
