@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -10,6 +9,7 @@ import { type CredentialStore, installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/errors.js';
 import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
+import { requestId } from './http/request-id.js';
 import { installValidation } from './http/validation.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
@@ -19,6 +19,7 @@ import { createLoginLimiter } from './modules/auth/login-limit.js';
 import { contentRoutes } from './modules/content/content.routes.js';
 import { createContentService } from './modules/content/content.service.js';
 import { installCors } from './modules/content/cors.js';
+import { createRevalidator, type Revalidator } from './modules/content/revalidate.js';
 import { createSiteCache } from './modules/content/site-cache.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
 import { createDefinitionsService } from './modules/definitions/definitions.service.js';
@@ -50,21 +51,24 @@ export interface AppOptions {
   logStream?: DestinationStream;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Echo a caller's x-request-id when it is sane (it ends up in logs), else make one. */
-function requestId(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-}
-
 /**
  * Builds the whole HTTP API without listening: the index of the service. Tests call it with a
  * fresh database; src/server.ts calls it and listens. The caller owns the database handle.
  */
 export async function buildApp({ config, database, logStream }: AppOptions): Promise<FastifyInstance> {
   const logging = loggerOptions(config, logStream);
+  // Cached revalidations are answered before Fastify sees them (src/modules/content/revalidate.ts);
+  // the revalidator needs the caches built below, so the server starts with one that declines.
+  let revalidate: Revalidator = () => false;
   const app = Fastify({
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
+        if (!revalidate(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = 72_000; // Fastify's own defaults, which it sets only on servers it makes
+      server.requestTimeout = 0;
+      return server;
+    },
     logger: logging.logger,
     // Fastify's own two lines per request are off; installAccessLog writes one (see http/logging.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -117,10 +121,14 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await app.register(projectsRoutes(projects, config.projectCreateLimitPerHour), { prefix: '/v1/projects' });
   await app.register(usersRoutes(users), { prefix: '/v1/users' });
   await app.register(definitionsRoutes(createDefinitionsService(db, changes)), { prefix: '/v1/definitions' });
-  await app.register(contentRoutes(createContentService(db, changes)), { prefix: '/v1/content' });
-  await app.register(snapshotRoutes(createSnapshotService(db, changes, publishedObjectsForSnapshot)), {
-    prefix: '/v1/snapshot',
-  });
+  const content = createContentService(db, changes);
+  const snapshot = createSnapshotService(db, changes, publishedObjectsForSnapshot);
+  await app.register(contentRoutes(content), { prefix: '/v1/content' });
+  await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });
+  revalidate = createRevalidator(
+    { projectIdOfKey: sites.peekProjectId, pageEtag: content.peekPageEtag, snapshotEtag: snapshot.peekEtag },
+    app.log,
+  );
 
   // Webhooks: the routes send only the synchronous test ping; the worker (src/jobs/worker.ts,
   // started by server.ts or `npm run worker`) delivers everything else.

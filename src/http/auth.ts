@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../modules/users/users.table.js';
 import { AppError, forbidden, projectRequired, unauthorized } from '../shared/errors.js';
 import type { AccessRule, Credential, RequiredRole } from './access.js';
+import { appendRouteHook } from './route-hooks.js';
 
 /**
  * The one piece that decides who is calling and on which project (contract §2). Routes declare an
@@ -69,18 +70,25 @@ export function projectIdOf(request: FastifyRequest): string {
 export function installAuth(app: FastifyInstance, store: CredentialStore): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
 
-  // Every /v1 route must say who may call it; a forgotten rule fails at start, not in production.
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/v1/') || route.url === '/v1/openapi.json') return;
     const rule = route.config?.access;
-    if (!rule) throw new Error(`Route ${route.method} ${route.url} has no config.access rule`);
-    route.schema ??= {};
-    (route.schema as Record<string, unknown>).security = securityFor(rule);
-  });
-
-  app.addHook('onRequest', async (request) => {
-    const rule = request.routeOptions.config.access;
-    request.auth = rule && rule.allow.length > 0 ? await authenticate(request, rule, store) : ANONYMOUS;
+    // Every /v1 route must say who may call it; a forgotten rule fails at start, not in production.
+    if (route.url.startsWith('/v1/') && route.url !== '/v1/openapi.json') {
+      if (!rule) throw new Error(`Route ${route.method} ${route.url} has no config.access rule`);
+      route.schema ??= {};
+      (route.schema as Record<string, unknown>).security = securityFor(rule);
+    }
+    // The rule is fixed per route, so the route gets its own hook with the rule in hand.
+    if (rule && rule.allow.length > 0) {
+      appendRouteHook(route, 'onRequest', async (request: FastifyRequest) => {
+        request.auth = await authenticate(request, rule, store);
+      });
+    } else {
+      appendRouteHook(route, 'onRequest', (request: FastifyRequest, _reply: unknown, done: () => void) => {
+        request.auth = ANONYMOUS;
+        done();
+      });
+    }
   });
 }
 

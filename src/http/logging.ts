@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 
@@ -41,17 +41,28 @@ export function loggerOptions(
   };
 }
 
+export interface AccessLine {
+  /** Set where no request-bound child logger carries it already. */
+  reqId?: string;
+  method: string;
+  url: string;
+  statusCode: number;
+  responseTimeMs: number;
+}
+
+/** The access line, one shape wherever a response is sent from. */
+export function logAccess(log: FastifyBaseLogger, line: AccessLine): void {
+  log.info({ ...line, responseTimeMs: Math.round(line.responseTimeMs * 10) / 10 }, 'request');
+}
+
 export function installAccessLog(app: FastifyInstance, flush: () => void): void {
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request',
-    );
+    logAccess(request.log, {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      responseTimeMs: reply.elapsedTime,
+    });
     done();
   });
   app.addHook('onClose', (_app, done) => {

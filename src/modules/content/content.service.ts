@@ -104,7 +104,7 @@ async function checkFields(trx: Tx, row: EntryRow, values: Fields, merged: Field
 }
 
 export function createContentService(db: Db, bus: ChangeBus) {
-  const publishedPage = createPublishedPages(db, bus);
+  const pages = createPublishedPages(db, bus);
 
   /** Locks the entry (PostgreSQL) so concurrent edits merge one after the other; 404 if not ours. */
   async function lockedEntry(trx: Tx, projectId: string, entryId: string): Promise<EntryRow> {
@@ -149,7 +149,8 @@ export function createContentService(db: Db, bus: ChangeBus) {
   }
 
   return {
-    publishedPage,
+    publishedPage: pages.page,
+    peekPageEtag: pages.peekEtag,
 
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
       const rows = await repo.entriesOfPage(db, projectId, pageId);

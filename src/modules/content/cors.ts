@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AccessRule, access } from '../../http/access.js';
+import { appendRouteHook } from '../../http/route-hooks.js';
 import type { SiteCache } from './site-cache.js';
 
 /**
@@ -51,9 +52,32 @@ function addVary(reply: FastifyReply, value: string): void {
 }
 
 export function installCors(app: FastifyInstance, sites: SiteCache): void {
+  // Callback style, not async: most requests (servers, no Origin) then cost no promise on the hot path.
+  const onSend = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: Error | null, payload?: unknown) => void,
+  ) => {
+    addVary(reply, 'Origin');
+    const origin = request.headers.origin;
+    if (!origin) return done(null, payload);
+    const allow = (domains: readonly string[] | null) => {
+      if (domains && originAllowed(origin, domains)) {
+        reply.header('access-control-allow-origin', origin);
+        reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+      }
+      done(null, payload);
+    };
+    const projectId = request.auth?.projectId ?? null;
+    if (!projectId) return allow([]);
+    sites.domainsOf(projectId).then(allow, (err: Error) => done(err));
+  };
+
   const siteRoutes: { pattern: RegExp; method: string }[] = [];
   app.addHook('onRoute', (route) => {
     if (!isSiteRoute(route.config?.access)) return;
+    appendRouteHook(route, 'onSend', onSend);
     const source = route.url
       .replace(/\/+$/, '')
       .split('/')
@@ -88,24 +112,4 @@ export function installCors(app: FastifyInstance, sites: SiteCache): void {
         .send();
     },
   );
-
-  // Callback style, not async: most requests (servers, no Origin) then cost no promise on the hot path.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.method === 'OPTIONS' || !isSiteRoute(request.routeOptions.config?.access)) {
-      return done(null, payload);
-    }
-    addVary(reply, 'Origin');
-    const origin = request.headers.origin;
-    if (!origin) return done(null, payload);
-    const allow = (domains: readonly string[] | null) => {
-      if (domains && originAllowed(origin, domains)) {
-        reply.header('access-control-allow-origin', origin);
-        reply.header('access-control-expose-headers', EXPOSE_HEADERS);
-      }
-      done(null, payload);
-    };
-    const projectId = request.auth?.projectId ?? null;
-    if (!projectId) return allow([]);
-    sites.domainsOf(projectId).then(allow, (err: Error) => done(err));
-  });
 }

@@ -4,6 +4,7 @@ import Type from 'typebox';
 /** If-None-Match against one ETag (RFC 9110 §13.1.2: weak comparison, a list, or `*`). */
 export function etagMatches(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag) return true; // the usual case: the client sends back the one tag it holds
   const header = Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch;
   const strip = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
   const wanted = strip(etag);

@@ -42,15 +42,22 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
     if (topic === TOPICS.page) cache.delete(key);
   });
 
-  return async function publishedPage(projectId: string, pageId: string): Promise<PublishedPage> {
+  async function page(projectId: string, pageId: string): Promise<PublishedPage> {
     const key = pageKey(projectId, pageId);
     const cached = cache.get(key);
     if (cached) return cached;
     const epoch = cache.epoch();
     const rows = await repo.publishedEntriesOfPage(db, projectId, pageId);
     if (rows.length === 0) return EMPTY;
-    const page = serialize(pageId, rows);
-    cache.set(key, page, epoch);
-    return page;
+    const built = serialize(pageId, rows);
+    cache.set(key, built, epoch);
+    return built;
+  }
+
+  return {
+    page,
+    /** The cached page's ETag, without querying (the revalidation fast path); undefined when not cached. */
+    peekEtag: (projectId: string, pageId: string): string | undefined =>
+      cache.get(pageKey(projectId, pageId))?.etag,
   };
 }

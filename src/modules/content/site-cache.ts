@@ -34,6 +34,9 @@ export function createSiteCache(db: Db, bus: ChangeBus) {
   }
 
   return {
+    /** The project of a cached key, without querying (the revalidation fast path). */
+    peekProjectId: (apiKey: string): string | undefined => byKey.get(apiKey)?.projectId,
+
     async projectIdByKey(apiKey: string): Promise<string | null> {
       const cached = byKey.get(apiKey);
       if (cached) return cached.projectId;

@@ -115,6 +115,9 @@ export function createSnapshotService(
   }
 
   return {
+    /** The cached snapshot's ETag, without building (the revalidation fast path). */
+    peekEtag: (projectId: string): string | undefined => cache.get(projectId)?.etag,
+
     async snapshot(projectId: string): Promise<BuiltSnapshot> {
       const cached = cache.get(projectId);
       if (cached) return cached;
