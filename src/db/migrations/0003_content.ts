@@ -55,7 +55,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('entry_history_entry_idx')
     .on('entry_history')
-    .columns(['entry_id', 'id'])
+    .columns(['project_id', 'entry_id', 'id'])
     .execute();
 }
 

@@ -56,7 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('webhook_deliveries_webhook_idx')
     .on('webhook_deliveries')
-    .columns(['webhook_id', 'id'])
+    .columns(['project_id', 'webhook_id', 'id'])
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_created_idx')
