@@ -40,7 +40,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('api_key_projects_pk', ['key_id', 'project_id'])
     .execute();
   // The keys of a project (and the cascade when a project goes) without scanning every key's sites.
-  await db.schema.createIndex('api_key_projects_project_idx').on('api_key_projects').column('project_id').execute();
+  await db.schema
+    .createIndex('api_key_projects_project_idx')
+    .on('api_key_projects')
+    .column('project_id')
+    .execute();
 
   // One row per object: its existence, its timestamps, and the row a save locks (PostgreSQL) so
   // concurrent saves of the same object run one after the other.

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { NotModified, sendCachedJson } from '../content/etag.js';
 import { LIMITS } from './objects.limits.js';
 import { ObjectsQuery, ObjectView, SaveBody, SaveResult } from './objects.schemas.js';
 import type { ObjectsService } from './objects.service.js';
@@ -54,12 +55,17 @@ export const objectsRoutes =
           summary: 'Read objects (unified overlay)',
           description: READ_DESCRIPTION,
           querystring: ObjectsQuery,
-          response: { 200: Envelope(Type.Array(ObjectView)), ...errors(400, 401, 403) },
+          response: { 200: Envelope(Type.Array(ObjectView)), 304: NotModified, ...errors(400, 401, 403) },
         },
       },
-      async (request) => ({
-        data: await objects.read(projectIdOf(request), request.query, request.auth.via),
-        error: null,
-      }),
+      async (request, reply) => {
+        const projectId = projectIdOf(request);
+        const { types, draft } = request.query;
+        if (draft) {
+          reply.header('cache-control', 'private, no-store');
+          return { data: await objects.draftView(projectId, types, request.auth.via), error: null };
+        }
+        return sendCachedJson(request, reply, await objects.publishedView(projectId, types));
+      },
     );
   };

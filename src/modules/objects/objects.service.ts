@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
 import type { Credential } from '../../http/access.js';
 import { forbidden, validationFailed } from '../../shared/errors.js';
 import { randomToken } from '../../shared/secrets.js';
 import { isoNow } from '../../shared/time.js';
+import { MemoCache } from '../content/memo-cache.js';
+import type { PublishedPage } from '../content/published-pages.js';
 import { enqueueEvent } from '../events/events.repository.js';
 import { LIMITS } from './objects.limits.js';
 import { planSave, type SaveInput } from './objects.plan.js';
@@ -20,6 +23,30 @@ export interface SaveResult {
 
 /** `changes`: a published save changes the snapshot, whose per-instance caches must be dropped. */
 export function createObjectsService(db: Db, changes: ChangeBus) {
+  // The published view, serialised, per (project, types): what sites read at run time. Dropped on
+  // every instance by a published save (topic `snapshot`, keyed by project); bounded in bytes.
+  const published = new MemoCache<PublishedPage>(changes, (v) => v.body.length + 200, 32 * 1024 * 1024);
+  changes.subscribe((topic, projectId) => {
+    if (topic === TOPICS.snapshot) published.deleteWhere((key) => key.startsWith(`${projectId}\u0000`));
+  });
+
+  async function readViews(projectId: string, types: string[] | null, draft: boolean): Promise<ObjectView[]> {
+    const filter = { projectId, types, draft };
+    // One snapshot for the three reads, so a save committing in between cannot tear the overlay.
+    const [objects, fields, items] = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(
+        async (trx) =>
+          [
+            await repo.objectsOf(trx, filter),
+            await repo.fieldsOf(trx, filter),
+            await repo.itemsOf(trx, filter),
+          ] as const,
+      );
+    return buildOverlay(objects, fields, items, draft);
+  }
+
   return {
     /**
      * One transaction, a fixed handful of batched statements: lock/create the objects (sorted),
@@ -108,30 +135,31 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
       return result;
     },
 
-    /** The unified overlay: published rows, or with `draft` the working copy of every row. */
-    async read(
+    /** The working copy of every object (drafts included); never cached. */
+    async draftView(
       projectId: string,
-      query: { types?: string; draft: boolean },
+      types: string | undefined,
       via: Credential | null,
     ): Promise<ObjectView[]> {
-      if (query.draft && via === 'publishableKey') {
+      if (via === 'publishableKey') {
         throw forbidden('Drafts need a session or a secret API key, not the publishable key.');
       }
-      const types = query.types ? parseTypes(query.types) : null;
-      const filter = { projectId, types, draft: query.draft };
-      // One snapshot for the three reads, so a save committing in between cannot tear the overlay.
-      const [objects, fields, items] = await db
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .execute(
-          async (trx) =>
-            [
-              await repo.objectsOf(trx, filter),
-              await repo.fieldsOf(trx, filter),
-              await repo.itemsOf(trx, filter),
-            ] as const,
-        );
-      return buildOverlay(objects, fields, items, query.draft);
+      return readViews(projectId, types ? parseTypes(types) : null, true);
+    },
+
+    /** The published view as the bytes of its envelope, with an ETag; cached until the next published save. */
+    async publishedView(projectId: string, types: string | undefined): Promise<PublishedPage> {
+      const list = types ? parseTypes(types).sort() : null;
+      const key = `${projectId}\u0000${list ? list.join(',') : '*'}`;
+      const cached = published.get(key);
+      if (cached) return cached;
+      const epoch = published.epoch();
+      const body = Buffer.from(
+        JSON.stringify({ data: await readViews(projectId, list, false), error: null }),
+      );
+      const page = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      published.set(key, page, epoch);
+      return page;
     },
   };
 }
