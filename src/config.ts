@@ -132,6 +132,17 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze(config);
 }
 
+/** For entry points (server, worker, CLI): the config, or the list of problems on stderr and exit 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}
+
 let cachedVersion: string | undefined;
 function packageVersion(): string {
   // src/config.ts and dist/config.js both sit one level below package.json.

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startWorker } from './jobs/worker.js';
@@ -10,16 +10,7 @@ import { startWorker } from './jobs/worker.js';
  * SIGTERM/SIGINT, finishing the attempts in flight.
  */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const log = pino({ level: config.logLevel });
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);

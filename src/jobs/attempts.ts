@@ -25,6 +25,39 @@ export interface AttemptColumns {
   updatedAt: string;
 }
 
+/** The columns of a row that has not been attempted yet: due at once, no lease, no outcome. */
+export function freshAttempt(now: string) {
+  return {
+    status: 'pending' as const,
+    attemptCount: 0,
+    scheduleStep: 0,
+    nextAttemptAt: now,
+    lockedUntil: null,
+    lastAttemptAt: null,
+    responseCode: null,
+    durationMs: null,
+    error: null,
+    responseBody: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** What an API response shows of an attempted row (the lease and schedule position stay internal). */
+export function attemptOutcome(row: AttemptColumns) {
+  return {
+    status: row.status,
+    responseCode: row.responseCode,
+    attemptCount: row.attemptCount,
+    lastAttemptAt: row.lastAttemptAt,
+    nextAttemptAt: row.nextAttemptAt,
+    durationMs: row.durationMs,
+    error: row.error,
+    responseBody: row.responseBody,
+    createdAt: row.createdAt,
+  };
+}
+
 /** The result of one HTTP attempt, as the outbound client reports it. */
 export interface AttemptResult {
   ok: boolean;

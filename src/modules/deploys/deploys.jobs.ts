@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { freshAttempt } from '../../jobs/attempts.js';
 import type { AttemptJob, SweepJob } from '../../jobs/types.js';
 import { newId } from '../../shared/ids.js';
 import { isoAt } from '../../shared/time.js';
@@ -34,18 +35,7 @@ export const fireDeployTriggers: SweepJob = {
             hookType: hook.type,
             reasons: trigger.reasons,
             requestedAt: now,
-            status: 'pending',
-            attemptCount: 0,
-            scheduleStep: 0,
-            nextAttemptAt: now,
-            lockedUntil: null,
-            lastAttemptAt: null,
-            responseCode: null,
-            durationMs: null,
-            error: null,
-            responseBody: null,
-            createdAt: now,
-            updatedAt: now,
+            ...freshAttempt(now),
           });
         }
       }

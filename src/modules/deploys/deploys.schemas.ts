@@ -1,7 +1,6 @@
 import Type from 'typebox';
 import { Strict, Timestamp } from '../../http/schemas.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+import { attemptOutcomeProperties } from '../../jobs/attempts.schemas.js';
 
 export const Deploy = Type.Object(
   {
@@ -9,16 +8,8 @@ export const Deploy = Type.Object(
     hookId: Type.String(),
     hookType: Type.String(),
     reasons: Type.Array(Type.String(), { description: 'The publish event types that caused the deploy.' }),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
-    responseCode: Type.Union([Type.Integer(), Type.Null()]),
-    attemptCount: Type.Integer(),
-    lastAttemptAt: Nullable(Timestamp),
-    nextAttemptAt: Nullable(Timestamp),
-    durationMs: Type.Union([Type.Integer(), Type.Null()]),
-    error: Nullable(Type.String()),
-    responseBody: Nullable(Type.String({ description: 'First 1024 bytes of the last answer (truncated).' })),
     requestedAt: Timestamp,
-    createdAt: Timestamp,
+    ...attemptOutcomeProperties,
   },
   {
     examples: [

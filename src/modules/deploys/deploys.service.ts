@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { decodeCursor } from '../../http/pagination.js';
+import { attemptOutcome } from '../../jobs/attempts.js';
 import * as repo from './deploys.repository.js';
 import type { DeployRow } from './deploys.table.js';
 
@@ -8,16 +9,8 @@ const toDeploy = (row: DeployRow) => ({
   hookId: row.hookId,
   hookType: row.hookType,
   reasons: JSON.parse(row.reasons) as string[],
-  status: row.status,
-  responseCode: row.responseCode,
-  attemptCount: row.attemptCount,
-  lastAttemptAt: row.lastAttemptAt,
-  nextAttemptAt: row.nextAttemptAt,
-  durationMs: row.durationMs,
-  error: row.error,
-  responseBody: row.responseBody,
   requestedAt: row.requestedAt,
-  createdAt: row.createdAt,
+  ...attemptOutcome(row),
 });
 
 export function createDeploysService(db: Db) {

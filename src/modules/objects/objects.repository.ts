@@ -1,4 +1,4 @@
-import type { DbOrTx, Tx } from '../../db/database.js';
+import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { bulkUpsert, forKeyChunks } from '../../db/dialect/bulk.js';
 import type { ObjectFieldRow, ObjectItemRow, ObjectRow } from './objects.table.js';
 
@@ -225,4 +225,18 @@ export async function itemsOf(
     value: string;
     position: number;
   }[];
+}
+
+/**
+ * Objects, field rows and item rows for one view, read in one repeatable-read transaction so a
+ * save committing in between cannot tear them apart (the overlay and the snapshot both need this).
+ */
+export async function viewRows(db: Db, filter: Parameters<typeof objectsOf>[1]) {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(
+      async (trx) =>
+        [await objectsOf(trx, filter), await fieldsOf(trx, filter), await itemsOf(trx, filter)] as const,
+    );
 }

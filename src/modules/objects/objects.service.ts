@@ -31,19 +31,7 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
   });
 
   async function readViews(projectId: string, types: string[] | null, draft: boolean): Promise<ObjectView[]> {
-    const filter = { projectId, types, draft };
-    // One snapshot for the three reads, so a save committing in between cannot tear the overlay.
-    const [objects, fields, items] = await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(
-        async (trx) =>
-          [
-            await repo.objectsOf(trx, filter),
-            await repo.fieldsOf(trx, filter),
-            await repo.itemsOf(trx, filter),
-          ] as const,
-      );
+    const [objects, fields, items] = await repo.viewRows(db, { projectId, types, draft });
     return buildOverlay(objects, fields, items, draft);
   }
 

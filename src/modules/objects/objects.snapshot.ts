@@ -20,18 +20,7 @@ export interface ObjectsSnapshotPart {
  * both databases. Read in one transaction so the three parts agree with each other.
  */
 export async function publishedObjectsForSnapshot(db: Db, projectId: string): Promise<ObjectsSnapshotPart> {
-  const filter = { projectId, types: null, draft: false };
-  const [objects, fields, items] = await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(
-      async (trx) =>
-        [
-          await repo.objectsOf(trx, filter),
-          await repo.fieldsOf(trx, filter),
-          await repo.itemsOf(trx, filter),
-        ] as const,
-    );
+  const [objects, fields, items] = await repo.viewRows(db, { projectId, types: null, draft: false });
 
   const objectFields = sortFields(fields).map((f) => ({
     type: f.type,

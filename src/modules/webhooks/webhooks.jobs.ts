@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { AttemptResult } from '../../jobs/attempts.js';
+import { type AttemptResult, freshAttempt } from '../../jobs/attempts.js';
 import type { AttemptJob, SweepJob } from '../../jobs/types.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { newId } from '../../shared/ids.js';
@@ -28,18 +28,7 @@ export function newDelivery(
     eventId: event.id,
     eventType: event.type,
     payload: JSON.stringify({ type: event.type, timestamp: event.createdAt, data: event.data }),
-    status: 'pending',
-    attemptCount: 0,
-    scheduleStep: 0,
-    nextAttemptAt: now,
-    lockedUntil: null,
-    lastAttemptAt: null,
-    responseCode: null,
-    durationMs: null,
-    error: null,
-    responseBody: null,
-    createdAt: now,
-    updatedAt: now,
+    ...freshAttempt(now),
   };
 }
 

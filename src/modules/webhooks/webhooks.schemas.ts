@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { Strict, Timestamp } from '../../http/schemas.js';
+import { attemptOutcomeProperties } from '../../jobs/attempts.schemas.js';
 import { EVENT_TYPES } from '../events/event-types.js';
 
 const webhookExample = {
@@ -98,25 +99,13 @@ const deliveryExample = {
   createdAt: '2026-11-21T09:30:01.000Z',
 };
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-
 export const Delivery = Type.Object(
   {
     id: Type.String({ description: 'Also the `webhook-id` header of every attempt of this delivery.' }),
     webhookId: Type.String(),
     eventId: Type.String(),
     eventType: Type.String(),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
-    responseCode: Type.Union([Type.Integer(), Type.Null()]),
-    attemptCount: Type.Integer(),
-    lastAttemptAt: Nullable(Timestamp),
-    nextAttemptAt: Nullable(Timestamp),
-    durationMs: Type.Union([Type.Integer(), Type.Null()]),
-    error: Nullable(Type.String()),
-    responseBody: Nullable(
-      Type.String({ description: 'The first 1024 bytes of the last answer (truncated), for debugging.' }),
-    ),
-    createdAt: Timestamp,
+    ...attemptOutcomeProperties,
   },
   { examples: [deliveryExample] },
 );

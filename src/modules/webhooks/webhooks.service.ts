@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { decodeCursor } from '../../http/pagination.js';
+import { attemptOutcome } from '../../jobs/attempts.js';
 import { recordOutcome } from '../../jobs/queue.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
 import type { HookClient } from '../../shared/hook-http.js';
@@ -37,15 +38,7 @@ export const toDelivery = (row: DeliveryRow) => ({
   webhookId: row.webhookId,
   eventId: row.eventId,
   eventType: row.eventType,
-  status: row.status,
-  responseCode: row.responseCode,
-  attemptCount: row.attemptCount,
-  lastAttemptAt: row.lastAttemptAt,
-  nextAttemptAt: row.nextAttemptAt,
-  durationMs: row.durationMs,
-  error: row.error,
-  responseBody: row.responseBody,
-  createdAt: row.createdAt,
+  ...attemptOutcome(row),
 });
 
 export interface WebhooksDeps {
