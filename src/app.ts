@@ -148,13 +148,14 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await app.register(objectsRoutes(createObjectsService(db, changes)), { prefix: '/v1/objects' });
 
   // Media bytes: the local directory store (an S3-compatible one would be chosen here). init()
-  // also clears staging files a crash left behind.
+  // clears staging files a crash left behind; sweepDeletions finishes removals a crash interrupted.
   const mediaStorage = createLocalStorage(config.dataDir);
   await mediaStorage.init();
   const media = createMediaService(db, mediaStorage, {
     maxBytes: config.mediaMaxBytes,
     publicUrl: config.publicUrl,
   });
+  await media.sweepDeletions();
   await app.register(mediaRoutes(media, config.mediaMaxBytes), { prefix: '/v1/media' });
   await app.register(mediaServeRoutes(mediaStorage, createVariantMaker(mediaStorage)));
 

@@ -5,7 +5,7 @@ import type { ContentEntriesTable, EntryHistoryTable } from '../modules/content/
 import type { ComponentDefinitionsTable } from '../modules/definitions/definitions.table.js';
 import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deploys.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
-import type { MediaTable } from '../modules/media/media.table.js';
+import type { MediaDeletionsTable, MediaTable } from '../modules/media/media.table.js';
 import type { ObjectFieldsTable, ObjectItemsTable, ObjectsTable } from '../modules/objects/objects.table.js';
 import type { DeployHooksTable, ProjectsTable } from '../modules/projects/projects.table.js';
 import type { AccountsTable, MembershipsTable } from '../modules/users/users.table.js';
@@ -32,6 +32,7 @@ export interface Database {
   objectFields: ObjectFieldsTable;
   objectItems: ObjectItemsTable;
   media: MediaTable;
+  mediaDeletions: MediaDeletionsTable;
   webhooks: WebhooksTable;
   webhookDeliveries: WebhookDeliveriesTable;
   deploys: DeploysTable;

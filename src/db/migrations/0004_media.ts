@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * Uploaded images. The bytes live in the media store (src/modules/media/storage/); a row exists
  * only while its file does: upload moves the file into place before the row commits, delete
- * commits the row's removal before the file goes.
+ * commits the row's removal (and a media_deletions row) before the file goes.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -22,8 +22,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // The list: one project's media, newest (= highest id) first.
   await db.schema.createIndex('media_project_idx').on('media').columns(['project_id', 'id']).execute();
+
+  // Files still to remove: written in the transaction that deletes a media row, removed once its
+  // files are gone. A crash in between leaves the row here, and the next start finishes the job.
+  await db.schema
+    .createTable('media_deletions')
+    .addColumn('storage_key', 'text', (c) => c.primaryKey())
+    .addColumn('project_id', 'text', (c) => c.notNull())
+    .addColumn('media_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('media_deletions_project_idx')
+    .on('media_deletions')
+    .columns(['project_id', 'media_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('media_deletions').execute();
   await db.schema.dropTable('media').execute();
 }

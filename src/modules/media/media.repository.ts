@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
-import type { MediaRow, MediaTable } from './media.table.js';
+import type { MediaDeletionsTable, MediaRow, MediaTable } from './media.table.js';
 
 export async function insertMedia(db: DbOrTx, row: MediaTable): Promise<void> {
   await db.insertInto('media').values(row).execute();
@@ -36,4 +36,16 @@ export async function deleteMedia(db: DbOrTx, projectId: string, id: string): Pr
 export async function cdnUrlOf(db: DbOrTx, projectId: string): Promise<string | null> {
   const row = await db.selectFrom('projects').select('cdnUrl').where('id', '=', projectId).executeTakeFirst();
   return row?.cdnUrl ?? null;
+}
+
+export async function insertDeletion(db: DbOrTx, row: MediaDeletionsTable): Promise<void> {
+  await db.insertInto('mediaDeletions').values(row).execute();
+}
+
+/** Pending file removals, oldest first (a crash left them, or a removal is in progress elsewhere). */
+export const pendingDeletions = (db: DbOrTx, limit: number): Promise<MediaDeletionsTable[]> =>
+  db.selectFrom('mediaDeletions').selectAll().orderBy('createdAt').limit(limit).execute();
+
+export async function clearDeletion(db: DbOrTx, storageKey: string): Promise<void> {
+  await db.deleteFrom('mediaDeletions').where('storageKey', '=', storageKey).execute();
 }

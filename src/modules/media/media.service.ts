@@ -71,6 +71,12 @@ export function createMediaService(db: Db, storage: MediaStorage, options: Media
     createdAt: row.createdAt,
   });
 
+  async function removeFiles(pending: { storageKey: string; projectId: string; mediaId: string }) {
+    await storage.delete(pending.storageKey);
+    await storage.deletePrefix(variantsPrefix(pending.projectId, pending.mediaId));
+    await repo.clearDeletion(db, pending.storageKey);
+  }
+
   return {
     /**
      * Stage → inspect → move into place → record. Each step that fails undoes the ones before it,
@@ -131,19 +137,32 @@ export function createMediaService(db: Db, storage: MediaStorage, options: Media
     },
 
     /**
-     * The row goes first, with its event, in one transaction: from then on no record points at
-     * the bytes. The files go after; a crash between the two leaves orphan files (never a row
-     * without a file). Files already missing are fine.
+     * The row goes first, with its event and a pending-removal record, in one transaction: from then
+     * on no record points at the bytes. The files go after, then the record; a crash in between
+     * leaves the record, and `sweepDeletions` at the next start removes the files. Files already
+     * missing are fine.
      */
     async remove(projectId: string, id: string): Promise<void> {
-      const row = await db.transaction().execute(async (trx) => {
+      const pending = await db.transaction().execute(async (trx) => {
         const found = await repo.findMedia(trx, projectId, id);
         if (!found || !(await repo.deleteMedia(trx, projectId, id))) throw notFound('Media');
         await enqueueEvent(trx, projectId, 'media.deleted', { media: { id, filename: found.filename } });
-        return found;
+        const deletion = { storageKey: found.storageKey, projectId, mediaId: id, createdAt: isoNow() };
+        await repo.insertDeletion(trx, deletion);
+        return deletion;
       });
-      await storage.delete(row.storageKey);
-      await storage.deletePrefix(variantsPrefix(projectId, id));
+      await removeFiles(pending);
+    },
+
+    /** Finishes removals a crash interrupted (called at start). Returns how many it finished. */
+    async sweepDeletions(): Promise<number> {
+      let done = 0;
+      for (;;) {
+        const batch = await repo.pendingDeletions(db, 100);
+        for (const pending of batch) await removeFiles(pending);
+        done += batch.length;
+        if (batch.length < 100) return done;
+      }
     },
   };
 }

@@ -17,3 +17,11 @@ export interface MediaTable {
 }
 
 export type MediaRow = Selectable<MediaTable>;
+
+/** A media file whose row is gone but whose bytes may not be yet (see the 0004 migration). */
+export interface MediaDeletionsTable {
+  storageKey: string;
+  projectId: string;
+  mediaId: string;
+  createdAt: string;
+}

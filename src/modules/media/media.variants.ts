@@ -13,6 +13,11 @@ import type { MediaStorage } from './storage/storage.js';
  */
 
 export const MAX_VARIANT_SIDE = 4096;
+/**
+ * Distinct variants kept per image. Variant URLs are public, so without a cap anyone could make the
+ * server compute and store every size in 1..4096 x 4 formats; 50 covers srcset widths in a few formats.
+ */
+export const MAX_VARIANTS_PER_MEDIA = 50;
 export const FITS = ['cover', 'contain', 'fill', 'inside', 'outside'] as const;
 export const FORMATS = ['webp', 'avif', 'jpeg', 'png'] as const;
 export type Fit = (typeof FITS)[number];
@@ -125,6 +130,12 @@ export function createVariantMaker(storage: MediaStorage) {
     async ensure(originalKey: string, key: string, spec: VariantSpec): Promise<void> {
       const running = inFlight.get(key);
       if (running) return running;
+      if ((await storage.countPrefix(key.slice(0, key.lastIndexOf('/') + 1))) >= MAX_VARIANTS_PER_MEDIA) {
+        throw validationFailed(
+          `This image already has ${MAX_VARIANTS_PER_MEDIA} variants; use one of its existing sizes.`,
+          [{ path: 'querystring', message: `at most ${MAX_VARIANTS_PER_MEDIA} distinct variants per image` }],
+        );
+      }
       const job = make(originalKey, key, spec).finally(() => inFlight.delete(key));
       inFlight.set(key, job);
       return job;

@@ -144,6 +144,15 @@ export function createLocalStorage(dataDir: string): MediaStorage {
       await rm(`${path}.meta.json`, { force: true });
     },
 
+    async countPrefix(prefix) {
+      if (!prefix.endsWith('/')) throw new Error(`Media key prefix must end with "/": ${prefix}`);
+      const names = await readdir(pathOf(prefix.slice(0, -1))).catch((err) => {
+        if (isMissing(err)) return [] as string[];
+        throw err;
+      });
+      return names.filter((name) => !name.endsWith('.meta.json')).length;
+    },
+
     async deletePrefix(prefix) {
       if (!prefix.endsWith('/')) throw new Error(`Media key prefix must end with "/": ${prefix}`);
       const dir = pathOf(prefix.slice(0, -1));

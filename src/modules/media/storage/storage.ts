@@ -45,6 +45,8 @@ export interface MediaStorage {
   exists(key: string): Promise<boolean>;
   /** Removes one object; an already-missing object is fine. */
   delete(key: string): Promise<void>;
+  /** How many objects have keys starting with `prefix` (which must end with "/"). */
+  countPrefix(prefix: string): Promise<number>;
   /** Removes every object whose key starts with `prefix` (which must end with "/"). */
   deletePrefix(prefix: string): Promise<void>;
   /** Removes a staging file that will not be put (failed upload); missing is fine. */
