@@ -155,7 +155,12 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     maxBytes: config.mediaMaxBytes,
     publicUrl: config.publicUrl,
   });
-  await media.sweepDeletions();
+  // Housekeeping, so it never stops a start: a database that is down shows in /health instead.
+  app.addHook('onReady', async () => {
+    await media
+      .sweepDeletions()
+      .catch((err) => app.log.warn({ err }, 'media: could not finish pending removals'));
+  });
   await app.register(mediaRoutes(media, config.mediaMaxBytes), { prefix: '/v1/media' });
   await app.register(mediaServeRoutes(mediaStorage, createVariantMaker(mediaStorage)));
 
