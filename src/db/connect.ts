@@ -44,7 +44,10 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins,
+  });
   return {
     db,
     kind: 'sqlite',
@@ -53,5 +56,30 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew, and preparing costs more than running a small
+ * indexed query (tens of microseconds per join). Statements are cached by their SQL text instead:
+ * better-sqlite3 is synchronous, so a statement has finished before it can be used again (Kysely's
+ * streaming `iterate` is the exception, and Folio never streams). Bounded: bulk writes whose SQL
+ * text varies with the row count come and go without growing it.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql); // move to the newest end: least recently used goes first
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= max) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
   };
 }
