@@ -36,6 +36,9 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 export function createRevalidator(sources: RevalidationSources, log: FastifyBaseLogger) {
+  // pino's isLevelEnabled (not in Fastify's logger type): skip building the access line when it would be dropped.
+  const infoEnabled = () =>
+    (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true;
   function etagFor(url: string, projectId: string): string | undefined {
     if (url === '/v1/snapshot') return sources.snapshotEtag(projectId);
     if (!url.startsWith(CONTENT_PREFIX)) return undefined;
@@ -57,7 +60,8 @@ export function createRevalidator(sources: RevalidationSources, log: FastifyBase
     if (!ifNoneMatch || !apiKey || headers.authorization || headers.origin || headers['x-cms-project-id']) {
       return false;
     }
-    const started = performance.now();
+    const logging = infoEnabled();
+    const started = logging ? performance.now() : 0;
     const projectId = sources.projectIdOfKey(apiKey.trim());
     const url = req.url ?? '';
     const etag = projectId ? etagFor(url, projectId) : undefined;
