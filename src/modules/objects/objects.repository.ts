@@ -1,6 +1,7 @@
 import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { bulkUpsert, forKeyChunks } from '../../db/dialect/bulk.js';
 import type { ObjectFieldRow, ObjectItemRow, ObjectRow } from './objects.table.js';
+import type { FieldValueRow, ItemValueRow } from './objects.view.js';
 
 /**
  * Objects SQL. Writes are multi-row INSERT … ON CONFLICT DO UPDATE (the same syntax on SQLite and
@@ -188,10 +189,7 @@ export function objectsOf(db: DbOrTx, f: ViewFilter): Promise<ObjectRow[]> {
   return q.execute();
 }
 
-export async function fieldsOf(
-  db: DbOrTx,
-  f: ViewFilter,
-): Promise<{ type: string; objectId: string; path: string; value: string }[]> {
+export async function fieldsOf(db: DbOrTx, f: ViewFilter): Promise<FieldValueRow[]> {
   const column = f.draft ? 'draftValue' : 'publishedValue';
   let q = db
     .selectFrom('objectFields')
@@ -199,15 +197,10 @@ export async function fieldsOf(
     .where('projectId', '=', f.projectId);
   if (f.types) q = q.where('type', 'in', f.types);
   if (!f.draft) q = q.where('publishedValue', 'is not', null);
-  return (await q.execute()) as { type: string; objectId: string; path: string; value: string }[];
+  return (await q.execute()) as FieldValueRow[];
 }
 
-export async function itemsOf(
-  db: DbOrTx,
-  f: ViewFilter,
-): Promise<
-  { type: string; objectId: string; collection: string; itemId: string; value: string; position: number }[]
-> {
+export async function itemsOf(db: DbOrTx, f: ViewFilter): Promise<ItemValueRow[]> {
   const [value, position] = f.draft
     ? (['draftValue', 'draftPosition'] as const)
     : (['publishedValue', 'publishedPosition'] as const);
@@ -217,14 +210,7 @@ export async function itemsOf(
     .where('projectId', '=', f.projectId)
     .where(position, 'is not', null);
   if (f.types) q = q.where('type', 'in', f.types);
-  return (await q.execute()) as {
-    type: string;
-    objectId: string;
-    collection: string;
-    itemId: string;
-    value: string;
-    position: number;
-  }[];
+  return (await q.execute()) as ItemValueRow[];
 }
 
 /**
