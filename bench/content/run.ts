@@ -100,11 +100,12 @@ async function main() {
     // The same page at the default log level (info: one access line per request, to a file).
     const folioInfo = await startFolio({ ...env, LOG_LEVEL: 'info' }, join(dir, 'folio-info.log'));
     const scenarios: [string, string, Record<string, string>, number][] = [
-      ['bare: page 200', bareUrl, {}, 200],
-      ['fastify floor: page 200', floorUrl, {}, 200],
+      // Baselines get the same request as Folio (path and headers), not only the same answer.
+      ['bare: page 200', `${bareUrl}v1/content/%2F`, key, 200],
+      ['fastify floor: page 200', `${floorUrl}v1/content/%2F`, key, 200],
       ['folio: visitor page 200', pageUrl, key, 200],
-      ['bare: 304', bareUrl, { 'if-none-match': pageEtag }, 304],
-      ['fastify floor: 304', floorUrl, { 'if-none-match': pageEtag }, 304],
+      ['bare: 304', `${bareUrl}v1/content/%2F`, { ...key, 'if-none-match': pageEtag }, 304],
+      ['fastify floor: 304', `${floorUrl}v1/content/%2F`, { ...key, 'if-none-match': pageEtag }, 304],
       [
         'folio: snapshot 304',
         `${folio.url}/v1/snapshot`,
