@@ -19,7 +19,7 @@ import { openDatabase } from '../../src/db/connect.js';
 import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createSnapshotService } from '../../src/modules/snapshot/snapshot.service.js';
-import { startFolio, startScript } from '../lib/processes.js';
+import { pinLoadGenerator, startFolio, startScript } from '../lib/processes.js';
 import { seedProject } from './seed.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -55,6 +55,7 @@ async function measure(name: string, url: string, headers: Record<string, string
 }
 
 async function main() {
+  pinLoadGenerator();
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-content-'));
   const file = join(dir, 'cms.sqlite');
   try {
