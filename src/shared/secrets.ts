@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** A random token of `bytes` bytes (default 32 = 256 bits), base64url, with an optional prefix. */
 export function randomToken(prefix = '', bytes = 32): string {
@@ -12,10 +12,4 @@ export function randomToken(prefix = '', bytes = 32): string {
  */
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
-}
-
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
