@@ -11,10 +11,12 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
-  | 'internal_error';
+  | 'internal_error'
+  | 'unavailable';
 
 export class AppError extends Error {
   constructor(
@@ -55,3 +57,11 @@ export const rateLimited = (retryAfterSeconds: number, message = 'Too many attem
     { retryAfterSeconds },
     { 'retry-after': String(retryAfterSeconds) },
   );
+/** Contract part two: `If-Match` names a version that is no longer current; nothing was written. */
+export const preconditionFailed = (currentVersion: number) =>
+  new AppError('precondition_failed', 412, 'This was changed since you loaded it.', { currentVersion });
+/** Contract part two: the database cannot be reached for this request; nothing was written. */
+export const unavailable = (
+  retryAfterSeconds = 1,
+  message = 'The service is briefly unavailable. Try again.',
+) => new AppError('unavailable', 503, message, undefined, { 'retry-after': String(retryAfterSeconds) });
