@@ -1,13 +1,12 @@
 import { buildApp } from './app.js';
-import { loadConfigOrExit } from './config.js';
+import { type Config, loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startWorker, type Worker } from './jobs/worker.js';
+import { exitOnStartupError } from './shared/startup-errors.js';
 
 /** Starts Folio: config, database and migrations, HTTP; stops cleanly on SIGTERM/SIGINT. */
-async function main(): Promise<void> {
-  const config = loadConfigOrExit();
-
+async function main(config: Config): Promise<void> {
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
   const app = await buildApp({ config, database });
@@ -39,9 +38,5 @@ async function main(): Promise<void> {
   process.stdout.write(`\nFolio is running at ${address}  (API reference: ${address}/docs)\n\n`);
 }
 
-main().catch((err) => {
-  process.stderr.write(
-    `Folio failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
-  process.exit(1);
-});
+const config = loadConfigOrExit();
+main(config).catch((err) => exitOnStartupError('Folio could not start', err, config));

@@ -1,16 +1,16 @@
 import pino from 'pino';
-import { loadConfigOrExit } from './config.js';
+import { type Config, loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startWorker } from './jobs/worker.js';
+import { exitOnStartupError } from './shared/startup-errors.js';
 
 /**
  * Runs the webhook/deploy worker alone (`npm run worker`), without HTTP: for deployments that keep
  * delivery off the API processes (set CMS_WORKER_ENABLED=false on those). Stops cleanly on
  * SIGTERM/SIGINT, finishing the attempts in flight.
  */
-async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+async function main(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
@@ -30,9 +30,5 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch((err) => {
-  process.stderr.write(
-    `Folio worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
-  process.exit(1);
-});
+const config = loadConfigOrExit();
+main(config).catch((err) => exitOnStartupError('Folio worker could not start', err, config));

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateDown, migrateToLatest } from '../db/migrate.js';
+import { exitOnStartupError } from '../shared/startup-errors.js';
 
 /** `npm run migrate` (to latest) or `npm run migrate -- down` (undo the last one). */
 const direction = process.argv[2] ?? 'up';
@@ -8,8 +9,9 @@ if (direction !== 'up' && direction !== 'down') {
   process.stderr.write('usage: migrate [up|down]\n');
   process.exit(2);
 }
+let config: ReturnType<typeof loadConfig> | undefined;
 try {
-  const config = loadConfig();
+  config = loadConfig();
   const database = openDatabase(config.database);
   try {
     const { results } =
@@ -20,6 +22,9 @@ try {
     await database.close();
   }
 } catch (err) {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack}\n`);
-  process.exit(1);
+  if (err instanceof ConfigError || !config) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack}\n`);
+    process.exit(1);
+  }
+  exitOnStartupError('Folio could not migrate', err, config);
 }

@@ -9,9 +9,12 @@ function migrator(db: Kysely<any>): Migrator {
 function check({ error, results }: MigrationResultSet): MigrationResultSet {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`Migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`, {
-      cause: error,
-    });
+    throw new Error(
+      `${failed ? `Migration ${failed}` : 'Migrating'} failed: ${(error as Error).message ?? error}`,
+      {
+        cause: error,
+      },
+    );
   }
   return { results };
 }
