@@ -6,10 +6,12 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import { createChangeBus } from './db/dialect/change-bus.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
+import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
 import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
+import { createRevalidator, type Revalidator } from './http/revalidate.js';
 import { installValidation } from './http/validation.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
@@ -18,9 +20,6 @@ import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
 import { contentRoutes } from './modules/content/content.routes.js';
 import { createContentService } from './modules/content/content.service.js';
-import { installCors } from './modules/content/cors.js';
-import { createRevalidator, type Revalidator } from './modules/content/revalidate.js';
-import { createSiteCache } from './modules/content/site-cache.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
 import { createDefinitionsService } from './modules/definitions/definitions.service.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
@@ -36,6 +35,7 @@ import { createObjectsService } from './modules/objects/objects.service.js';
 import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
+import { createSiteCache } from './modules/projects/site-cache.js';
 import { snapshotRoutes } from './modules/snapshot/snapshot.routes.js';
 import { createSnapshotService } from './modules/snapshot/snapshot.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -57,7 +57,7 @@ export interface AppOptions {
  */
 export async function buildApp({ config, database, logStream }: AppOptions): Promise<FastifyInstance> {
   const logging = loggerOptions(config, logStream);
-  // Cached revalidations are answered before Fastify sees them (src/modules/content/revalidate.ts);
+  // Cached revalidations are answered before Fastify sees them (src/http/revalidate.ts);
   // the revalidator needs the caches built below, so the server starts with one that declines.
   let revalidate: Revalidator = () => false;
   const app = Fastify({

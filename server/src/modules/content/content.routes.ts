@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
+import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
 import { LIMITS } from '../definitions/limits.js';
 import {
@@ -16,7 +17,6 @@ import {
   UpdateEntryBody,
 } from './content.schemas.js';
 import type { Actor, ContentService } from './content.service.js';
-import { NotModified, sendCachedJson } from './etag.js';
 
 const tags = ['Content'];
 

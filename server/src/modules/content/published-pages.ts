@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS } from '../../db/dialect/change-bus.js';
-import { byCodeUnits } from './canonical.js';
+import { MemoCache } from '../../shared/memo-cache.js';
+import { byCodeUnits } from '../../shared/canonical.js';
 import * as repo from './content.repository.js';
-import { MemoCache } from './memo-cache.js';
 
 /** The visitor's view of a page, ready to send: the exact bytes of the envelope and their ETag. */
 export interface PublishedPage {

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
+import { byCodeUnits } from '../../shared/canonical.js';
 import { AppError, type FieldProblem, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { isoNow } from '../../shared/time.js';
-import { byCodeUnits } from '../content/canonical.js';
 import * as content from '../content/content.repository.js';
 import * as repo from './definitions.repository.js';
 import type { DefinitionRow } from './definitions.table.js';

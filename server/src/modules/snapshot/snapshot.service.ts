@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
+import { MemoCache } from '../../shared/memo-cache.js';
+import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { notFound } from '../../shared/errors.js';
 import { isoNow } from '../../shared/time.js';
-import { byCodeUnits, canonicalJson } from '../content/canonical.js';
 import * as content from '../content/content.repository.js';
-import { MemoCache } from '../content/memo-cache.js';
 
 /** Published object data for the snapshot (the objects module provides it; empty until then). */
 export type PublishedObjects = (

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AccessRule, access } from '../../http/access.js';
-import { appendRouteHook } from '../../http/route-hooks.js';
-import type { SiteCache } from './site-cache.js';
+import type { SiteCache } from '../modules/projects/site-cache.js';
+import { type AccessRule, access } from './access.js';
+import { appendRouteHook } from './route-hooks.js';
 
 /**
  * CORS for the routes that take the publishable key (contract §2): content, snapshot, definitions

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
-import { MemoCache } from './memo-cache.js';
+import { MemoCache } from '../../shared/memo-cache.js';
 
 interface Site {
   projectId: string;

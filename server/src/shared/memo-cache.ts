@@ -1,4 +1,4 @@
-import { type ChangeBus, FLUSH_ALL } from '../../db/dialect/change-bus.js';
+import { type ChangeBus, FLUSH_ALL } from '../db/dialect/change-bus.js';
 
 /**
  * A bounded in-memory map that is only trusted while the change bus is live. A read that missed
