@@ -1,6 +1,9 @@
+import type { Db } from '../db/database.js';
+import { publishedEntriesForSnapshot } from '../modules/content/published-pages.js';
 import { callDeployHooks, fireDeployTriggers } from '../modules/deploys/deploys.jobs.js';
 import { publishedObjectsForSnapshot } from '../modules/objects/objects.snapshot.js';
-import { computeSnapshotVersion } from '../modules/snapshot/snapshot.service.js';
+import { loadSite } from '../modules/projects/site-cache.js';
+import { computeSnapshotVersion, type SnapshotSources } from '../modules/snapshot/snapshot.service.js';
 import { deliverWebhooks, dispatchEvents } from '../modules/webhooks/webhooks.jobs.js';
 import { pruneAttempts } from './prune.js';
 import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
@@ -17,6 +20,16 @@ export const sweepJobs: readonly SweepJob[] = [dispatchEvents, fireDeployTrigger
 // biome-ignore lint/suspicious/noExplicitAny: a list of jobs over different row and batch types
 export const attemptJobs: readonly AttemptJob<any, any>[] = [deliverWebhooks, callDeployHooks];
 
+/**
+ * What a snapshot is made of, read fresh: the worker has no change bus to keep caches right. The
+ * HTTP process wires the same sources in src/app.ts, the project through its site cache.
+ */
+export const freshSnapshotSources = (db: Db): SnapshotSources => ({
+  project: (projectId) => loadSite(db, 'id', projectId),
+  entries: (projectId) => publishedEntriesForSnapshot(db, projectId),
+  objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
+});
+
 /** The snapshot version (`sha256:…`) a GitHub repository dispatch call carries: published content and objects. */
 export const snapshotVersionOf: SnapshotVersionOf = (db, projectId) =>
-  computeSnapshotVersion(db, projectId, publishedObjectsForSnapshot);
+  computeSnapshotVersion(projectId, freshSnapshotSources(db));

@@ -6,14 +6,12 @@ import { isoAt } from '../shared/time.js';
 import type { AttemptColumns, AttemptResult } from './attempts.js';
 import { attemptJobs, snapshotVersionOf, sweepJobs } from './handlers.js';
 import { recordOutcome } from './queue.js';
-import type { AttemptJob, JobContext, SnapshotVersionOf, WorkerLog } from './types.js';
+import type { AttemptJob, JobContext, WorkerLog } from './types.js';
 
 export interface WorkerOptions {
   db: Db;
   config: Config;
   log: WorkerLog;
-  /** Overrides the snapshot version lookup (tests, or until the snapshot module provides it). */
-  snapshotVersion?: SnapshotVersionOf;
 }
 
 export interface Worker {
@@ -50,7 +48,7 @@ export function startWorker(options: WorkerOptions): Worker {
     config,
     log,
     client,
-    snapshotVersion: options.snapshotVersion ?? snapshotVersionOf,
+    snapshotVersion: snapshotVersionOf,
   };
 
   let stopping = false;

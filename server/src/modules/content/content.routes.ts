@@ -4,6 +4,7 @@ import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
+import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
 import { LIMITS } from '../definitions/limits.js';
 import {
@@ -140,7 +141,11 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
           response: { 200: PageEnvelope(HistoryItem), ...errors(400, 401, 403, 404) },
         },
       },
-      async (request) => content.history(projectIdOf(request), request.params.entryId, request.query),
+      async (request) =>
+        pageEnvelope(
+          await content.history(projectIdOf(request), request.params.entryId, request.query),
+          request.query.limit,
+        ),
     );
 
     app.post(

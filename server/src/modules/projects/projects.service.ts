@@ -113,7 +113,6 @@ function mergeDeployHooks(
   });
 }
 
-/** `changes` tells every instance's caches (publishable key, domains, snapshot) that a project changed. */
 /** Refuses deploy hook URLs whose host resolves to a loopback/private/link-local/... address (400). */
 async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: boolean): Promise<void> {
   const problems = await Promise.all(hooks.map((hook) => hookUrlProblem(hook.url, allowPrivate)));
@@ -123,6 +122,7 @@ async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: bo
   if (details.length > 0) throw validationFailed('A deploy hook URL is not an allowed target.', details);
 }
 
+/** `changes` tells every instance's caches (publishable key, domains, snapshot) that a project changed. */
 export function createProjectsService(
   db: Db,
   changes: ChangeBus,
@@ -216,8 +216,6 @@ export function createProjectsService(
       });
       return get(projectId);
     },
-
-    projectIdByApiKey: (apiKey: string) => repo.projectIdByApiKey(db, apiKey),
   };
 }
 

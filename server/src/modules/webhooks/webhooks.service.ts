@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { decodeCursor } from '../../http/pagination.js';
 import { attemptOutcome } from '../../jobs/attempts.js';
 import { recordOutcome } from '../../jobs/queue.js';
+import { decodeCursor } from '../../shared/cursor.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
