@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
-import { isUniqueViolation } from '../../db/dialect/index.js';
+import { fromConstraint } from '../../db/dialect/constraints.js';
 import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
@@ -169,8 +169,7 @@ export function createProjectsService(
           return { project, admin: { id: accountId, email, role: 'admin' as const } };
         });
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(`An account with ${email} already exists.`);
-        throw err;
+        throw fromConstraint(err, { unique: `An account with ${email} already exists.` });
       }
     },
 
