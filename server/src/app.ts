@@ -6,10 +6,12 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import { createChangeBus } from './db/dialect/change-bus.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
+import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
 import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
+import { createRevalidator, type Revalidator } from './http/revalidate.js';
 import { installValidation } from './http/validation.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
@@ -17,12 +19,10 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
 import { contentRoutes } from './modules/content/content.routes.js';
-import { createContentService } from './modules/content/content.service.js';
-import { installCors } from './modules/content/cors.js';
-import { createRevalidator, type Revalidator } from './modules/content/revalidate.js';
-import { createSiteCache } from './modules/content/site-cache.js';
+import { createContentService, entryStubs } from './modules/content/content.service.js';
+import { publishedEntriesForSnapshot } from './modules/content/published-pages.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
-import { createDefinitionsService } from './modules/definitions/definitions.service.js';
+import { createDefinitionsService, declaredFieldTypes } from './modules/definitions/definitions.service.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
 import { createDeploysService } from './modules/deploys/deploys.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -36,6 +36,7 @@ import { createObjectsService } from './modules/objects/objects.service.js';
 import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
+import { createSiteCache } from './modules/projects/site-cache.js';
 import { snapshotRoutes } from './modules/snapshot/snapshot.routes.js';
 import { createSnapshotService } from './modules/snapshot/snapshot.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -57,7 +58,7 @@ export interface AppOptions {
  */
 export async function buildApp({ config, database, logStream }: AppOptions): Promise<FastifyInstance> {
   const logging = loggerOptions(config, logStream);
-  // Cached revalidations are answered before Fastify sees them (src/modules/content/revalidate.ts);
+  // Cached revalidations are answered before Fastify sees them (src/http/revalidate.ts);
   // the revalidator needs the caches built below, so the server starts with one that declines.
   let revalidate: Revalidator = () => false;
   const app = Fastify({
@@ -104,25 +105,30 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
 
   const credentials: CredentialStore = {
     session: auth.resolveSession,
-    publishableKey: async (key) => {
-      // Cached in memory; rotate-key and PATCH project drop it on every instance (change bus).
-      const projectId = await sites.projectIdByKey(key);
-      return projectId ? { projectId } : null;
-    },
+    // Cached in memory; rotate-key and PATCH project drop it on every instance (change bus).
+    publishableKey: sites.byKey,
     secretKey: apiKeys.resolve,
     role: users.roleOf,
     projectIdsOf: users.projectIdsOf,
   };
   installAuth(app, credentials);
-  installCors(app, sites);
+  installCors(app, sites.byId);
 
   await app.register(healthRoutes(config.version, database.ping));
   await app.register(authRoutes(auth), { prefix: '/v1/auth' });
   await app.register(projectsRoutes(projects, config.projectCreateLimitPerHour), { prefix: '/v1/projects' });
   await app.register(usersRoutes(users), { prefix: '/v1/users' });
-  await app.register(definitionsRoutes(createDefinitionsService(db, changes)), { prefix: '/v1/definitions' });
-  const content = createContentService(db, changes);
-  const snapshot = createSnapshotService(db, changes, publishedObjectsForSnapshot);
+  // Content checks values against the definitions' field types; a definitions sync creates the
+  // content entries. Each module is handed what it needs of the other here, so neither imports the
+  // other's repository (and they form no import cycle).
+  const content = createContentService(db, changes, { declaredFieldTypes });
+  const definitions = createDefinitionsService(db, changes, entryStubs);
+  await app.register(definitionsRoutes(definitions), { prefix: '/v1/definitions' });
+  const snapshot = createSnapshotService(changes, {
+    project: sites.byId,
+    entries: (projectId) => publishedEntriesForSnapshot(db, projectId),
+    objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
+  });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
   await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });
   revalidate = createRevalidator(
@@ -154,6 +160,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   const media = createMediaService(db, mediaStorage, {
     maxBytes: config.mediaMaxBytes,
     publicUrl: config.publicUrl,
+    cdnUrlOf: async (projectId) => (await sites.byId(projectId))?.cdnUrl ?? null,
   });
   // Housekeeping, so it never stops a start: a database that is down shows in /health instead.
   app.addHook('onReady', async () => {

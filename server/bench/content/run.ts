@@ -18,6 +18,7 @@ import autocannon from 'autocannon';
 import { openDatabase } from '../../src/db/connect.js';
 import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { freshSnapshotSources } from '../../src/jobs/handlers.js';
 import { createSnapshotService } from '../../src/modules/snapshot/snapshot.service.js';
 import { pinLoadGenerator, startFolio, startScript } from '../lib/processes.js';
 import { seedProject } from './seed.js';
@@ -68,7 +69,7 @@ async function main() {
     const cold: number[] = [];
     let snapshotBytes = 0;
     for (let i = 0; i < 5; i++) {
-      const service = createSnapshotService(handle.db, createInProcessChangeBus());
+      const service = createSnapshotService(createInProcessChangeBus(), freshSnapshotSources(handle.db));
       const t0 = performance.now();
       const built = await service.snapshot(big.id);
       cold.push(Math.round((performance.now() - t0) * 10) / 10);

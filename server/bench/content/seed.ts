@@ -1,9 +1,9 @@
 import type { Db } from '../../src/db/database.js';
 import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
-import { canonicalJson } from '../../src/modules/content/canonical.js';
 import type { EntryRow } from '../../src/modules/content/content.table.js';
 import type { DefinitionRow } from '../../src/modules/definitions/definitions.table.js';
 import { createProjectsService } from '../../src/modules/projects/projects.service.js';
+import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
 
 /** ~700 bytes of published fields, so 20 entries make the ~15 KB page of the issue. */

@@ -1,8 +1,9 @@
+import type { Credential } from '../shared/principals.js';
+
 /**
  * Who may call a route: the role table of contract §2, written once. Every /v1 route names one of
  * these in `config.access`; `installAuth` enforces it and documents it in the OpenAPI document.
  */
-export type Credential = 'session' | 'publishableKey' | 'secretKey';
 export type RequiredRole = 'member' | 'editor' | 'admin';
 
 export interface AccessRule {

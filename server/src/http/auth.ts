@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../modules/users/users.table.js';
 import { AppError, forbidden, projectRequired, unauthorized } from '../shared/errors.js';
-import type { AccessRule, Credential, RequiredRole } from './access.js';
+import type { Credential, SecretKeyPrincipal, SessionPrincipal } from '../shared/principals.js';
+import type { AccessRule, RequiredRole } from './access.js';
 import { appendRouteHook } from './route-hooks.js';
 
 /**
@@ -9,20 +10,6 @@ import { appendRouteHook } from './route-hooks.js';
  * AccessRule; this hook resolves the credentials once, picks the project, checks membership, role,
  * key scope and access level, and leaves the answer on `request.auth`. No route checks roles itself.
  */
-
-export interface SessionPrincipal {
-  tokenHash: string;
-  accountId: string;
-  email: string;
-}
-
-/** A secret API key, resolved (filled in by the API keys module). */
-export interface SecretKeyPrincipal {
-  id: string;
-  access: 'read' | 'write';
-  /** The sites the key covers right now: its scope intersected with what its creator administers. */
-  projectIds: readonly string[];
-}
 
 /** Lookups the hook needs; the modules that own the tables provide them (wired in app.ts). */
 export interface CredentialStore {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { fromConstraint } from '../db/dialect/constraints.js';
 import { AppError, type ErrorCode, type FieldProblem } from '../shared/errors.js';
 
 /**
@@ -7,7 +8,9 @@ import { AppError, type ErrorCode, type FieldProblem } from '../shared/errors.js
  * unexpected (500 with no internals; the cause is logged with the request id).
  */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+    // A constraint violation no service named (a race the service's own checks did not foresee).
+    const err = fromConstraint(thrown) as FastifyError | AppError;
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
       return send(reply, err.statusCode, err.code, err.message, err.details);

@@ -1,24 +1,7 @@
-import { validationFailed } from '../shared/errors.js';
+import { encodeCursor } from '../shared/cursor.js';
 
-/**
- * Cursor pagination for lists that grow without bound (contract §1). Lists are ordered by their
- * time-sortable id, newest first; the cursor is the last id of the previous page, opaque to clients.
- *
- * Usage in a repository: `where('id', '<', after)` when `after` is set, `orderBy('id', 'desc')`,
- * `limit(limit + 1)`; then `pageOf(rows, limit)`.
- */
-export function decodeCursor(cursor: string | undefined): string | undefined {
-  if (cursor === undefined) return undefined;
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[a-z]{3}_[0-9A-Z]{26}$/.test(id)) {
-    throw validationFailed('The cursor is not valid.', [
-      { path: 'querystring.cursor', message: 'is not a cursor from this list' },
-    ]);
-  }
-  return id;
-}
-
-export const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
+// Cursor pagination (contract §1): the service returns one page plus one row (src/shared/cursor.ts
+// says how), the route shapes it here.
 
 /** Trims the extra row fetched to learn whether more remain, and builds the envelope's meta. */
 export function pageOf<T extends { id: string }>(rows: T[], limit: number) {

@@ -71,6 +71,31 @@ export interface AttemptResult {
   final?: boolean;
 }
 
+/**
+ * An attempt that failed without an answer to record: refused target, network error, hook removed
+ * (`final`: no retry makes sense), internal error.
+ */
+export function failedAttempt(
+  error: string,
+  options: { final?: boolean; responseCode?: number | null; durationMs?: number } = {},
+): AttemptResult {
+  return {
+    ok: false,
+    responseCode: options.responseCode ?? null,
+    durationMs: options.durationMs ?? 0,
+    error,
+    responseBody: null,
+    retryAfterSeconds: null,
+    ...(options.final && { final: true }),
+  };
+}
+
+/**
+ * 410 Gone: the receiver says the endpoint is gone for good (Standard Webhooks). The row is never
+ * retried (queue.ts) and a webhook answering it is deactivated (webhooks.jobs.ts).
+ */
+export const isGone = (result: AttemptResult): boolean => result.responseCode === 410;
+
 /** Longest Retry-After we honour: a receiver cannot park a delivery for more than a day. */
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 

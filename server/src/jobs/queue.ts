@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../db/database.js';
 import { isoAt } from '../shared/time.js';
-import { type AttemptColumns, type AttemptResult, afterFailure } from './attempts.js';
+import { type AttemptColumns, type AttemptResult, afterFailure, isGone } from './attempts.js';
 import type { AttemptTable } from './types.js';
 
 /**
@@ -22,7 +22,7 @@ export async function recordOutcome(
 ): Promise<boolean> {
   const next = result.ok
     ? ({ status: 'succeeded' } as const)
-    : result.final || result.responseCode === 410
+    : result.final || isGone(result)
       ? ({ status: 'failed' } as const)
       : afterFailure(scheduleMs, row.scheduleStep, result.retryAfterSeconds, now);
   const updated = await (db as DbOrTx)

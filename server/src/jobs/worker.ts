@@ -3,17 +3,15 @@ import type { Db } from '../db/database.js';
 import { claimDueAttempts } from '../db/dialect/claim.js';
 import { createHookClient } from '../shared/hook-http.js';
 import { isoAt } from '../shared/time.js';
-import type { AttemptColumns, AttemptResult } from './attempts.js';
+import { type AttemptColumns, type AttemptResult, failedAttempt } from './attempts.js';
 import { attemptJobs, snapshotVersionOf, sweepJobs } from './handlers.js';
 import { recordOutcome } from './queue.js';
-import type { AttemptJob, JobContext, SnapshotVersionOf, WorkerLog } from './types.js';
+import type { AttemptJob, JobContext, WorkerLog } from './types.js';
 
 export interface WorkerOptions {
   db: Db;
   config: Config;
   log: WorkerLog;
-  /** Overrides the snapshot version lookup (tests, or until the snapshot module provides it). */
-  snapshotVersion?: SnapshotVersionOf;
 }
 
 export interface Worker {
@@ -50,7 +48,7 @@ export function startWorker(options: WorkerOptions): Worker {
     config,
     log,
     client,
-    snapshotVersion: options.snapshotVersion ?? snapshotVersionOf,
+    snapshotVersion: snapshotVersionOf,
   };
 
   let stopping = false;
@@ -113,16 +111,7 @@ export function startWorker(options: WorkerOptions): Worker {
   function launch(job: AttemptJob, row: AttemptColumns, lease: string, batch: unknown): void {
     const attempt = job
       .attempt(ctx, row, batch)
-      .catch(
-        (err: unknown): AttemptResult => ({
-          ok: false,
-          responseCode: null,
-          durationMs: 0,
-          error: `internal error: ${(err as Error).message}`,
-          responseBody: null,
-          retryAfterSeconds: null,
-        }),
-      )
+      .catch((err: unknown) => failedAttempt(`internal error: ${(err as Error).message}`))
       .then((result) => {
         outcomes.push({ job, row, lease, result });
         scheduleFlush();

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { AttemptResult } from '../jobs/attempts.js';
+import { type AttemptResult, failedAttempt } from '../jobs/attempts.js';
 import { vetTarget } from './hook-targets.js';
 
 /** Response bytes kept for the delivery log. */
@@ -56,14 +56,8 @@ export function createHookClient(options: HookClientOptions) {
 
   async function post(request: HookRequest): Promise<AttemptResult> {
     const started = performance.now();
-    const fail = (error: string, responseCode: number | null = null): AttemptResult => ({
-      ok: false,
-      responseCode,
-      durationMs: Math.round(performance.now() - started),
-      error,
-      responseBody: null,
-      retryAfterSeconds: null,
-    });
+    const fail = (error: string, responseCode: number | null = null): AttemptResult =>
+      failedAttempt(error, { responseCode, durationMs: Math.round(performance.now() - started) });
     const target = await vetTarget(request.url, options.allowPrivate);
     if (!target.ok) return fail(`refused target: ${target.reason}`);
     const secure = target.url.protocol === 'https:';

@@ -20,6 +20,23 @@ export function chunksFor<T>(rows: readonly T[], paramsPerRow: number): T[][] {
   return out;
 }
 
+/**
+ * Inserts many rows with the query builder, in as few statements as the bind-parameter limit
+ * allows (rows of one table have the same columns). For writes of hundreds of rows; bulkUpsert is
+ * for tens of thousands.
+ */
+export async function insertInChunks<Row extends object>(
+  db: Kysely<any>,
+  table: string,
+  rows: readonly Row[],
+): Promise<void> {
+  const first = rows[0];
+  if (!first) return;
+  for (const chunk of chunksFor(rows, Object.keys(first).length)) {
+    await db.insertInto(table).values(chunk).execute();
+  }
+}
+
 /** `(p1, p2), (p3, p4)…` for `rows` tuples of `width` parameters, numbered from `start` (1-based). */
 export function tuplePlaceholders(db: Kysely<any>, rows: number, width: number, start = 1): string {
   const pg = dialectOf(db) === 'postgres';

@@ -34,6 +34,11 @@ export const FLUSH_ALL = '*';
  */
 export const TOPICS = { project: 'project', page: 'page', snapshot: 'snapshot' } as const;
 export const pageKey = (projectId: string, pageId: string): string => `${projectId} ${pageId}`;
+/** The inverse of pageKey (project ids hold no space; page ids may). */
+export function splitPageKey(key: string): { projectId: string; pageId: string } {
+  const space = key.indexOf(' ');
+  return { projectId: key.slice(0, space), pageId: key.slice(space + 1) };
+}
 
 export interface ChangeBus {
   /** Announce a change from inside the writing transaction (PostgreSQL: delivered on commit). */

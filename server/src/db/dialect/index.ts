@@ -9,12 +9,6 @@ export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-/** A unique or primary-key violation, in either dialect's words. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
 /**
  * Serialise writers that must see a consistent set of rows (e.g. "is this the last admin?").
  * PostgreSQL locks the parent row until the transaction ends. SQLite needs nothing: it has a single

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
-import type { SecretKeyPrincipal } from '../../http/auth.js';
 import { forbidden, notFound, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { SecretKeyPrincipal } from '../../shared/principals.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt } from '../../shared/time.js';
 import * as repo from './api-keys.repository.js';

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
-import type { SessionPrincipal } from '../../http/auth.js';
+import type { SessionPrincipal } from '../../shared/principals.js';
 
 export async function insertSession(
   db: DbOrTx,

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
-import type { SessionPrincipal } from '../../http/auth.js';
 import { invalidCredentials, notFound, unauthorized } from '../../shared/errors.js';
 import { normalizeEmail, verifyPassword } from '../../shared/passwords.js';
+import type { SessionPrincipal } from '../../shared/principals.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt, isoNow } from '../../shared/time.js';
 import * as projects from '../projects/projects.repository.js';

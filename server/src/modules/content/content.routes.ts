@@ -3,6 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
+import { NotModified, sendCachedJson } from '../../http/etag.js';
+import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
 import { LIMITS } from '../definitions/limits.js';
 import {
@@ -16,7 +18,6 @@ import {
   UpdateEntryBody,
 } from './content.schemas.js';
 import type { Actor, ContentService } from './content.service.js';
-import { NotModified, sendCachedJson } from './etag.js';
 
 const tags = ['Content'];
 
@@ -140,7 +141,11 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
           response: { 200: PageEnvelope(HistoryItem), ...errors(400, 401, 403, 404) },
         },
       },
-      async (request) => content.history(projectIdOf(request), request.params.entryId, request.query),
+      async (request) =>
+        pageEnvelope(
+          await content.history(projectIdOf(request), request.params.entryId, request.query),
+          request.query.limit,
+        ),
     );
 
     app.post(

@@ -1,15 +1,15 @@
 import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
-import { decodeCursor, pageEnvelope } from '../../http/pagination.js';
+import { canonicalJson } from '../../shared/canonical.js';
+import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { isoNow } from '../../shared/time.js';
-import * as definitions from '../definitions/definitions.repository.js';
+import type { EntryStubs } from '../definitions/definitions.service.js';
 import { checkFieldValue } from '../definitions/field-types.js';
 import { LIMITS } from '../definitions/limits.js';
 import { enqueueEvent } from '../events/events.repository.js';
-import { canonicalJson } from './canonical.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createPublishedPages } from './published-pages.js';
@@ -72,15 +72,19 @@ function eventEntry(row: EntryRow) {
   };
 }
 
+/** What content needs of the definitions module (handed over in app.ts). */
+export interface DeclaredTypes {
+  /** The declared type of each field of one component instance. */
+  declaredFieldTypes(
+    trx: Tx,
+    projectId: string,
+    pageId: string,
+    instanceKey: string,
+  ): Promise<ReadonlyMap<string, string>>;
+}
+
 /** Checks values against the declared field types and the size limits; 400 listing every problem. */
-async function checkFields(trx: Tx, row: EntryRow, values: Fields, merged: Fields): Promise<void> {
-  const definition = await definitions.findDefinition(trx, row.projectId, row.pageId, row.instanceKey);
-  const declared = new Map(
-    (definition ? (JSON.parse(definition.fields) as { key: string; type: string }[]) : []).map((f) => [
-      f.key,
-      f.type,
-    ]),
-  );
+function checkFields(declared: ReadonlyMap<string, string>, values: Fields, merged: Fields): void {
   const problems: FieldProblem[] = [];
   for (const [key, value] of Object.entries(values)) {
     const path = `body.fields.${key}`;
@@ -103,8 +107,38 @@ async function checkFields(trx: Tx, row: EntryRow, values: Fields, merged: Field
   if (problems.length > 0) throw validationFailed('Some field values are not valid.', problems);
 }
 
-export function createContentService(db: Db, bus: ChangeBus) {
+/**
+ * The stub entries a definitions sync creates, and their component changes: the content module owns
+ * the table, the definitions service calls these (wired in app.ts).
+ */
+export const entryStubs: EntryStubs = {
+  create: (trx, page, components, now) =>
+    repo.insertStubs(
+      trx,
+      components.map((c) => ({
+        id: newId('ent'),
+        projectId: page.projectId,
+        pageId: page.pageId,
+        instanceKey: c.instanceKey,
+        componentId: c.componentId,
+        fields: '{}',
+        publishedFields: null,
+        publishedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    ),
+  changeComponent: repo.setComponentId,
+};
+
+export function createContentService(db: Db, bus: ChangeBus, definitions: DeclaredTypes) {
   const pages = createPublishedPages(db, bus);
+
+  /** Checks values against the entry's declared field types and the limits (400 listing every problem). */
+  async function validate(trx: Tx, row: EntryRow, values: Fields, merged: Fields): Promise<void> {
+    const declared = await definitions.declaredFieldTypes(trx, row.projectId, row.pageId, row.instanceKey);
+    checkFields(declared, values, merged);
+  }
 
   /** Locks the entry (PostgreSQL) so concurrent edits merge one after the other; 404 if not ours. */
   async function lockedEntry(trx: Tx, projectId: string, entryId: string): Promise<EntryRow> {
@@ -177,7 +211,7 @@ export function createContentService(db: Db, bus: ChangeBus) {
             if (value === null) delete merged[key];
             else merged[key] = value;
           }
-          await checkFields(trx, row, patch.fields, merged);
+          await validate(trx, row, patch.fields, merged);
           working = canonicalJson(merged);
         }
         const publish = patch.status === 'published' && row.publishedFields !== working;
@@ -220,11 +254,12 @@ export function createContentService(db: Db, bus: ChangeBus) {
       });
     },
 
+    /** One page of the entry's history, newest first, with one row more than `limit` when more remain. */
     async history(projectId: string, entryId: string, query: { limit: number; cursor?: string }) {
       const before = decodeCursor(query.cursor);
       if (!(await repo.findEntry(db, projectId, entryId))) throw notFound('Entry');
       const rows = await repo.historyOf(db, projectId, entryId, before, query.limit);
-      return pageEnvelope(rows.map(toHistory), query.limit);
+      return rows.map(toHistory);
     },
 
     /** The working copy becomes the fields of that history row: a draft, published as usual. */
@@ -236,7 +271,7 @@ export function createContentService(db: Db, bus: ChangeBus) {
         if (version.fields === row.fields) return toEntry(row);
         const fields = JSON.parse(version.fields) as Fields;
         // The definition may have changed since: the restored values must still fit their types.
-        await checkFields(trx, row, fields, fields);
+        await validate(trx, row, fields, fields);
         return toEntry(await repo.updateEntry(trx, row.id, { fields: version.fields, updatedAt: isoNow() }));
       });
     },

@@ -1,17 +1,15 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { type ChangeBus, pageKey, TOPICS } from '../../db/dialect/change-bus.js';
-import { byCodeUnits } from './canonical.js';
+import { type ChangeBus, pageKey, splitPageKey, TOPICS } from '../../db/dialect/change-bus.js';
+import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
+import { byCodeUnits } from '../../shared/canonical.js';
+import { MemoCache } from '../../shared/memo-cache.js';
 import * as repo from './content.repository.js';
-import { MemoCache } from './memo-cache.js';
 
 /** The visitor's view of a page, ready to send: the exact bytes of the envelope and their ETag. */
-export interface PublishedPage {
-  body: Buffer;
-  etag: string;
-}
+export type PublishedPage = CachedJson;
 
 const EMPTY: PublishedPage = serialize('', []);
+const hasEntries = (page: PublishedPage): boolean => page !== EMPTY;
 
 /**
  * Builds the `{ data: [entries], error: null }` envelope by splicing the stored canonical JSON of
@@ -25,10 +23,12 @@ function serialize(pageId: string, rows: repo.PublishedRow[]): PublishedPage {
     (r) =>
       `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${r.publishedFields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)}}`,
   );
-  const body = Buffer.from(`{"data":[${items.join(',')}],"error":null}`);
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return { body, etag };
+  return cachedJson(Buffer.from(`{"data":[${items.join(',')}],"error":null}`));
 }
+
+/** Every live entry of a project, for the snapshot (handed to it in app.ts and the worker). */
+export const publishedEntriesForSnapshot = (db: Db, projectId: string) =>
+  repo.publishedEntriesOfProject(db, projectId);
 
 /**
  * Published pages kept serialized in memory per (project, page), dropped when a publish, bulk
@@ -42,17 +42,15 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
     if (topic === TOPICS.page) cache.delete(key);
   });
 
-  async function page(projectId: string, pageId: string): Promise<PublishedPage> {
-    const key = pageKey(projectId, pageId);
-    const cached = cache.get(key);
-    if (cached) return cached;
-    const epoch = cache.epoch();
+  /** The key is pageKey(projectId, pageId). */
+  async function load(key: string): Promise<PublishedPage> {
+    const { projectId, pageId } = splitPageKey(key);
     const rows = await repo.publishedEntriesOfPage(db, projectId, pageId);
-    if (rows.length === 0) return EMPTY;
-    const built = serialize(pageId, rows);
-    cache.set(key, built, epoch);
-    return built;
+    return rows.length === 0 ? EMPTY : serialize(pageId, rows);
   }
+
+  const page = (projectId: string, pageId: string): Promise<PublishedPage> =>
+    cache.getOrLoad(pageKey(projectId, pageId), load, hasEntries);
 
   return {
     page,

@@ -1,11 +1,9 @@
-import type { Db } from '../../db/database.js';
+import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
+import { byCodeUnits } from '../../shared/canonical.js';
 import { AppError, type FieldProblem, validationFailed } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
 import { isoNow } from '../../shared/time.js';
-import { byCodeUnits } from '../content/canonical.js';
-import * as content from '../content/content.repository.js';
 import * as repo from './definitions.repository.js';
 import type { DefinitionRow } from './definitions.table.js';
 import { LIMITS } from './limits.js';
@@ -14,6 +12,39 @@ export interface ComponentInput {
   componentId: string;
   instanceKey: string;
   fields: { key: string; type: string }[];
+}
+
+/**
+ * What a sync needs of the content module, handed over in app.ts (content depends on definitions
+ * for field types, so definitions must not import content back): each definition has an entry.
+ */
+export interface EntryStubs {
+  /** Creates an empty draft entry for each component that has none; returns the instance keys created. */
+  create(
+    trx: Tx,
+    page: { projectId: string; pageId: string },
+    components: { instanceKey: string; componentId: string }[],
+    now: string,
+  ): Promise<string[]>;
+  /** Moves the entry to a changed component; `live` when it was published (visitors see the change). */
+  changeComponent(
+    trx: Tx,
+    key: { projectId: string; pageId: string; instanceKey: string },
+    componentId: string,
+    now: string,
+  ): Promise<{ live: boolean }>;
+}
+
+/** The declared type of each field of one component instance (empty when none is declared). */
+export async function declaredFieldTypes(
+  db: DbOrTx,
+  projectId: string,
+  pageId: string,
+  instanceKey: string,
+): Promise<Map<string, string>> {
+  const definition = await repo.findDefinition(db, projectId, pageId, instanceKey);
+  const fields = definition ? (JSON.parse(definition.fields) as { key: string; type: string }[]) : [];
+  return new Map(fields.map((f) => [f.key, f.type]));
 }
 
 const limitReached = (message: string, limit: number) => new AppError('conflict', 409, message, { limit });
@@ -50,7 +81,7 @@ function diff(stored: DefinitionRow[], components: ComponentInput[]) {
   return { changed, added, byKey };
 }
 
-export function createDefinitionsService(db: Db, bus: ChangeBus) {
+export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryStubs) {
   return {
     /**
      * Additive and idempotent: upserts each (pageId, instanceKey) and creates a stub entry where none
@@ -91,27 +122,13 @@ export function createDefinitionsService(db: Db, bus: ChangeBus) {
             updatedAt: now,
           })),
         );
-        const created = await content.insertStubs(
-          trx,
-          toWrite.map((c) => ({
-            id: newId('ent'),
-            projectId,
-            pageId,
-            instanceKey: c.instanceKey,
-            componentId: c.componentId,
-            fields: '{}',
-            publishedFields: null,
-            publishedAt: null,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        );
+        const created = await entries.create(trx, { projectId, pageId }, toWrite, now);
         // A live entry whose component changed shows differently to visitors: drop the cached page.
         let liveChanged = false;
         for (const c of toWrite) {
           const prior = byKey.get(c.instanceKey);
           if (!prior || prior.componentId === c.componentId) continue;
-          const { live } = await content.setComponentId(
+          const { live } = await entries.changeComponent(
             trx,
             { projectId, pageId, instanceKey: c.instanceKey },
             c.componentId,

@@ -1,12 +1,22 @@
 import type { Insertable } from 'kysely';
-import { freshAttempt } from '../../jobs/attempts.js';
+import { failedAttempt, freshAttempt } from '../../jobs/attempts.js';
 import type { AttemptJob, SweepJob } from '../../jobs/types.js';
 import { newId } from '../../shared/ids.js';
 import { isoAt } from '../../shared/time.js';
 import { signatureHeaders } from '../../shared/webhook-signing.js';
+import { DEPLOY_TRIGGERS, type EventType } from '../events/event-types.js';
+import type { EventConsumer } from '../events/events.jobs.js';
 import { deployHooksOf } from '../projects/projects.repository.js';
 import * as repo from './deploys.repository.js';
 import type { DeployRow, DeploysTable } from './deploys.table.js';
+
+/** Outbox consumer: publishes fold into their projects' debounced deploy triggers. */
+export const triggersFromEvents: EventConsumer = async (trx, events, { config }) => {
+  const publishes = events
+    .filter((e) => DEPLOY_TRIGGERS.includes(e.type as EventType))
+    .map((e) => ({ projectId: e.projectId, type: e.type, at: e.createdAt }));
+  await repo.recordPublishes(trx, publishes, config.deployDebounceMs);
+};
 
 /**
  * Fires due deploy triggers: in one transaction the trigger is taken off the table and one pending
@@ -60,17 +70,7 @@ export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
   prepare: async () => undefined,
   async attempt({ db, client, snapshotVersion }, call) {
     const hook = await repo.findDeployHook(db, call.projectId, call.hookId);
-    if (!hook) {
-      return {
-        ok: false,
-        final: true,
-        responseCode: null,
-        durationMs: 0,
-        error: 'deploy hook was removed',
-        responseBody: null,
-        retryAfterSeconds: null,
-      };
-    }
+    if (!hook) return failedAttempt('deploy hook was removed', { final: true });
     if (hook.type === 'github_repository_dispatch') {
       const version = await snapshotVersion(db, call.projectId);
       return client.post({

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/database.js';
+import { insertInChunks } from '../../db/dialect/bulk.js';
 import { forUpdate, skipLocked } from '../../db/dialect/claim.js';
 import { isoAt } from '../../shared/time.js';
 import type { DeployRow, DeploysTable, DeployTriggerRow } from './deploys.table.js';
@@ -75,12 +76,7 @@ export async function takeDueTriggers(trx: Tx, limit: number, now: string): Prom
 }
 
 export async function insertDeploys(db: DbOrTx, rows: Insertable<DeploysTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) {
-    await db
-      .insertInto('deploys')
-      .values(rows.slice(i, i + 200))
-      .execute();
-  }
+  await insertInChunks(db, 'deploys', rows);
 }
 
 export const listDeploys = (db: DbOrTx, projectId: string, after: string | undefined, limit: number) =>

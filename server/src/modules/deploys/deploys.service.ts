@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { decodeCursor } from '../../http/pagination.js';
 import { attemptOutcome } from '../../jobs/attempts.js';
+import { decodeCursor } from '../../shared/cursor.js';
 import * as repo from './deploys.repository.js';
 import type { DeployRow } from './deploys.table.js';
 

@@ -1,7 +1,9 @@
 import type { Tx } from '../../db/database.js';
+import { skipLocked } from '../../db/dialect/claim.js';
 import { newId } from '../../shared/ids.js';
 import { isoNow } from '../../shared/time.js';
 import type { EventType } from './event-types.js';
+import type { EventRow } from './events.table.js';
 
 /**
  * Writes an event into the outbox. Takes a Transaction on purpose: an event must commit or roll
@@ -26,4 +28,24 @@ export async function enqueueEvent(
     })
     .execute();
   return id;
+}
+
+/**
+ * The outbox consumer's claim: stamps up to `limit` pending events dispatched and returns them, in
+ * one statement (see src/db/dialect/claim.ts for why it is an UPDATE … RETURNING). Runs inside the
+ * dispatch transaction, so the stamp commits together with the deliveries made from the events.
+ */
+export async function claimPendingEvents(trx: Tx, limit: number, now: string): Promise<EventRow[]> {
+  const rows = await trx
+    .updateTable('events')
+    .set({ dispatchedAt: now })
+    .where('id', 'in', (eb) =>
+      skipLocked(
+        trx,
+        eb.selectFrom('events').select('id').where('dispatchedAt', 'is', null).orderBy('id').limit(limit),
+      ),
+    )
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
 }

@@ -2,8 +2,8 @@ import type { Selectable } from 'kysely';
 
 /**
  * The transactional outbox: an event is written in the same transaction as the change it
- * announces, so it exists exactly when the change does. The webhook worker fans events out to
- * deliveries and deploy triggers, then stamps `dispatchedAt`.
+ * announces, so it exists exactly when the change does. The worker's dispatcher (events.jobs.ts)
+ * hands events to their consumers (webhook deliveries, deploy triggers) and stamps `dispatchedAt`.
  */
 export interface EventsTable {
   id: string;

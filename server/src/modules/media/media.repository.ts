@@ -33,11 +33,6 @@ export async function deleteMedia(db: DbOrTx, projectId: string, id: string): Pr
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function cdnUrlOf(db: DbOrTx, projectId: string): Promise<string | null> {
-  const row = await db.selectFrom('projects').select('cdnUrl').where('id', '=', projectId).executeTakeFirst();
-  return row?.cdnUrl ?? null;
-}
-
 export async function insertDeletion(db: DbOrTx, row: MediaDeletionsTable): Promise<void> {
   await db.insertInto('mediaDeletions').values(row).execute();
 }

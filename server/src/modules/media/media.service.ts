@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/database.js';
-import { decodeCursor } from '../../http/pagination.js';
+import { decodeCursor } from '../../shared/cursor.js';
 import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { isoNow } from '../../shared/time.js';
@@ -28,6 +28,8 @@ export interface MediaOptions {
   maxBytes: number;
   /** Base of media URLs when a project has no cdnUrl (CMS_PUBLIC_URL). */
   publicUrl: string;
+  /** The project's CDN base (the projects module owns it; app.ts hands over its site cache). */
+  cdnUrlOf(projectId: string): Promise<string | null>;
 }
 
 export interface UploadInput {
@@ -58,7 +60,7 @@ export function cleanFilename(name: string | undefined, ext: string): string {
 
 export function createMediaService(db: Db, storage: MediaStorage, options: MediaOptions) {
   const baseUrl = async (projectId: string): Promise<string> =>
-    ((await repo.cdnUrlOf(db, projectId)) ?? options.publicUrl).replace(/\/+$/, '');
+    ((await options.cdnUrlOf(projectId)) ?? options.publicUrl).replace(/\/+$/, '');
 
   const toMedia = (row: MediaRow, base: string): Media => ({
     id: row.id,

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
-import type { Credential } from '../../http/access.js';
+import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
 import { forbidden, validationFailed } from '../../shared/errors.js';
+import { MemoCache } from '../../shared/memo-cache.js';
+import type { Credential } from '../../shared/principals.js';
 import { randomToken } from '../../shared/secrets.js';
 import { isoNow } from '../../shared/time.js';
-import { MemoCache } from '../content/memo-cache.js';
-import type { PublishedPage } from '../content/published-pages.js';
 import { enqueueEvent } from '../events/events.repository.js';
 import { LIMITS } from './objects.limits.js';
 import { planSave, type SaveInput } from './objects.plan.js';
@@ -25,7 +24,7 @@ export interface SaveResult {
 export function createObjectsService(db: Db, changes: ChangeBus) {
   // The published view, serialised, per (project, types): what sites read at run time. Dropped on
   // every instance by a published save (topic `snapshot`, keyed by project); bounded in bytes.
-  const published = new MemoCache<PublishedPage>(changes, (v) => v.body.length + 200, 32 * 1024 * 1024);
+  const published = new MemoCache<CachedJson>(changes, (v) => v.body.length + 200, 32 * 1024 * 1024);
   changes.subscribe((topic, projectId) => {
     if (topic === TOPICS.snapshot) published.deleteWhere((key) => key.startsWith(`${projectId}\u0000`));
   });
@@ -33,6 +32,13 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
   async function readViews(projectId: string, types: string[] | null, draft: boolean): Promise<ObjectView[]> {
     const [objects, fields, items] = await repo.viewRows(db, { projectId, types, draft });
     return buildOverlay(objects, fields, items, draft);
+  }
+
+  /** The key is `<projectId>\0<sorted types, comma-separated, or *>`. */
+  async function loadPublished(key: string): Promise<CachedJson> {
+    const [projectId = '', list = '*'] = key.split('\u0000');
+    const views = await readViews(projectId, list === '*' ? null : list.split(','), false);
+    return cachedJson(Buffer.from(JSON.stringify({ data: views, error: null })));
   }
 
   return {
@@ -136,18 +142,9 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
     },
 
     /** The published view as the bytes of its envelope, with an ETag; cached until the next published save. */
-    async publishedView(projectId: string, types: string | undefined): Promise<PublishedPage> {
+    publishedView(projectId: string, types: string | undefined): Promise<CachedJson> {
       const list = types ? parseTypes(types).sort() : null;
-      const key = `${projectId}\u0000${list ? list.join(',') : '*'}`;
-      const cached = published.get(key);
-      if (cached) return cached;
-      const epoch = published.epoch();
-      const body = Buffer.from(
-        JSON.stringify({ data: await readViews(projectId, list, false), error: null }),
-      );
-      const page = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-      published.set(key, page, epoch);
-      return page;
+      return published.getOrLoad(`${projectId}\u0000${list ? list.join(',') : '*'}`, loadPublished);
     },
   };
 }

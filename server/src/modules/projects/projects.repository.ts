@@ -24,10 +24,13 @@ export async function insertProject(
 export const findProject = (db: DbOrTx, id: string): Promise<ProjectRow | undefined> =>
   db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
 
-export async function projectIdByApiKey(db: DbOrTx, apiKey: string): Promise<string | null> {
-  const row = await db.selectFrom('projects').select('id').where('apiKey', '=', apiKey).executeTakeFirst();
-  return row?.id ?? null;
-}
+/** The columns other modules read of a project (through the site cache), by publishable key or id. */
+export const siteBy = (db: DbOrTx, column: 'apiKey' | 'id', value: string) =>
+  db
+    .selectFrom('projects')
+    .select(['id', 'domains', 'bakeEnabled', 'cdnUrl'])
+    .where(column, '=', value)
+    .executeTakeFirst();
 
 export const projectsOfAccount = (db: DbOrTx, accountId: string): Promise<(ProjectRow & { role: Role })[]> =>
   db

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
-import { isUniqueViolation } from '../../db/dialect/index.js';
+import { fromConstraint } from '../../db/dialect/constraints.js';
 import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
@@ -113,7 +113,6 @@ function mergeDeployHooks(
   });
 }
 
-/** `changes` tells every instance's caches (publishable key, domains, snapshot) that a project changed. */
 /** Refuses deploy hook URLs whose host resolves to a loopback/private/link-local/... address (400). */
 async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: boolean): Promise<void> {
   const problems = await Promise.all(hooks.map((hook) => hookUrlProblem(hook.url, allowPrivate)));
@@ -123,6 +122,7 @@ async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: bo
   if (details.length > 0) throw validationFailed('A deploy hook URL is not an allowed target.', details);
 }
 
+/** `changes` tells every instance's caches (publishable key, domains, snapshot) that a project changed. */
 export function createProjectsService(
   db: Db,
   changes: ChangeBus,
@@ -169,8 +169,7 @@ export function createProjectsService(
           return { project, admin: { id: accountId, email, role: 'admin' as const } };
         });
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(`An account with ${email} already exists.`);
-        throw err;
+        throw fromConstraint(err, { unique: `An account with ${email} already exists.` });
       }
     },
 
@@ -216,8 +215,6 @@ export function createProjectsService(
       });
       return get(projectId);
     },
-
-    projectIdByApiKey: (apiKey: string) => repo.projectIdByApiKey(db, apiKey),
   };
 }
 

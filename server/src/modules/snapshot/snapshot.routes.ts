@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
+import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { Envelope, errors } from '../../http/schemas.js';
-import { NotModified, sendCachedJson } from '../content/etag.js';
 import { Snapshot } from './snapshot.schemas.js';
 import type { SnapshotService } from './snapshot.service.js';
 

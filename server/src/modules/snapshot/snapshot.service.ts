@@ -1,23 +1,34 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
+import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { notFound } from '../../shared/errors.js';
+import { MemoCache } from '../../shared/memo-cache.js';
 import { isoNow } from '../../shared/time.js';
-import { byCodeUnits, canonicalJson } from '../content/canonical.js';
-import * as content from '../content/content.repository.js';
-import { MemoCache } from '../content/memo-cache.js';
 
-/** Published object data for the snapshot (the objects module provides it; empty until then). */
-export type PublishedObjects = (
-  db: Db,
-  projectId: string,
-) => Promise<{ objectFields: unknown[]; objectCollections: unknown[]; objectTypes: unknown[] }>;
+export interface PublishedObjects {
+  objectFields: unknown[];
+  objectCollections: unknown[];
+  objectTypes: unknown[];
+}
 
-export const noPublishedObjects: PublishedObjects = async () => ({
-  objectFields: [],
-  objectCollections: [],
-  objectTypes: [],
-});
+export interface PublishedEntry {
+  pageId: string;
+  instanceKey: string;
+  componentId: string;
+  /** Canonical JSON, as stored. */
+  publishedFields: string;
+}
+
+/**
+ * What the snapshot is made of, each read from the module that owns it; src/app.ts wires them
+ * (projects through the site cache) and src/jobs/handlers.ts for the worker (read fresh).
+ */
+export interface SnapshotSources {
+  /** Null when there is no such project. */
+  project(projectId: string): Promise<{ bakeEnabled: boolean } | null>;
+  entries(projectId: string): Promise<PublishedEntry[]>;
+  objects(projectId: string): Promise<PublishedObjects>;
+}
 
 export const SNAPSHOT_SCHEMA = 1;
 
@@ -38,8 +49,8 @@ export interface BuiltSnapshot {
  */
 export function canonicalSnapshot(
   bakeEnabled: boolean,
-  entries: { pageId: string; instanceKey: string; componentId: string; publishedFields: string }[],
-  objects: Awaited<ReturnType<PublishedObjects>>,
+  entries: PublishedEntry[],
+  objects: PublishedObjects,
 ): string {
   const q = JSON.stringify;
   const pages = new Map<string, typeof entries>();
@@ -61,18 +72,14 @@ export function canonicalSnapshot(
 }
 
 /** The canonical bytes of a project's published data, read fresh from the database. */
-async function canonicalSnapshotOf(
-  db: Db,
-  projectId: string,
-  publishedObjects: PublishedObjects,
-): Promise<Buffer> {
+async function canonicalSnapshotOf(projectId: string, sources: SnapshotSources): Promise<Buffer> {
   const [project, entries, objects] = await Promise.all([
-    db.selectFrom('projects').select('bakeEnabled').where('id', '=', projectId).executeTakeFirst(),
-    content.publishedEntriesOfProject(db, projectId),
-    publishedObjects(db, projectId),
+    sources.project(projectId),
+    sources.entries(projectId),
+    sources.objects(projectId),
   ]);
   if (!project) throw notFound('Project');
-  return Buffer.from(canonicalSnapshot(project.bakeEnabled === 1, entries, objects));
+  return Buffer.from(canonicalSnapshot(project.bakeEnabled, entries, objects));
 }
 
 const versionOf = (canonical: Buffer): string =>
@@ -82,12 +89,8 @@ const versionOf = (canonical: Buffer): string =>
  * The snapshot version without the service's cache or change bus, for processes that have neither
  * (the worker stamps it on GitHub repository dispatch calls). Same bytes, so the same version.
  */
-export async function computeSnapshotVersion(
-  db: Db,
-  projectId: string,
-  publishedObjects: PublishedObjects,
-): Promise<string> {
-  return versionOf(await canonicalSnapshotOf(db, projectId, publishedObjects));
+export async function computeSnapshotVersion(projectId: string, sources: SnapshotSources): Promise<string> {
+  return versionOf(await canonicalSnapshotOf(projectId, sources));
 }
 
 /**
@@ -95,18 +98,14 @@ export async function computeSnapshotVersion(
  * it (topics `snapshot` and `project`, on every instance through the change bus), so revalidation
  * with If-None-Match costs a map lookup. `generatedAt` is the time this snapshot was built.
  */
-export function createSnapshotService(
-  db: Db,
-  bus: ChangeBus,
-  publishedObjects: PublishedObjects = noPublishedObjects,
-) {
+export function createSnapshotService(bus: ChangeBus, sources: SnapshotSources) {
   const cache = new MemoCache<BuiltSnapshot>(bus, (s) => s.body.length + 200, 128 * 1024 * 1024);
   bus.subscribe((topic, key) => {
     if (topic === TOPICS.snapshot || topic === TOPICS.project) cache.delete(key);
   });
 
   async function build(projectId: string): Promise<BuiltSnapshot> {
-    const canonical = await canonicalSnapshotOf(db, projectId, publishedObjects);
+    const canonical = await canonicalSnapshotOf(projectId, sources);
     const version = versionOf(canonical);
     // Splice the (multi-megabyte) canonical bytes into the envelope after their opening brace.
     const head = Buffer.from(`{"data":{"version":"${version}","generatedAt":"${isoNow()}",`);
@@ -118,14 +117,7 @@ export function createSnapshotService(
     /** The cached snapshot's ETag, without building (the revalidation fast path). */
     peekEtag: (projectId: string): string | undefined => cache.get(projectId)?.etag,
 
-    async snapshot(projectId: string): Promise<BuiltSnapshot> {
-      const cached = cache.get(projectId);
-      if (cached) return cached;
-      const epoch = cache.epoch();
-      const built = await build(projectId);
-      cache.set(projectId, built, epoch);
-      return built;
-    },
+    snapshot: (projectId: string): Promise<BuiltSnapshot> => cache.getOrLoad(projectId, build),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { isUniqueViolation, lockRow } from '../../db/dialect/index.js';
+import { fromConstraint } from '../../db/dialect/constraints.js';
+import { lockRow } from '../../db/dialect/index.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail } from '../../shared/passwords.js';
@@ -55,8 +56,7 @@ export function createUsersService(db: Db) {
         });
       } catch (err) {
         // Two concurrent invitations of the same new email: the loser sees the unique index.
-        if (isUniqueViolation(err)) throw conflict(`${email} is already a member of this project.`);
-        throw err;
+        throw fromConstraint(err, { unique: `${email} is already a member of this project.` });
       }
     },
 

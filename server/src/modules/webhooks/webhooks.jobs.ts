@@ -1,12 +1,12 @@
 import type { Insertable } from 'kysely';
-import { type AttemptResult, freshAttempt } from '../../jobs/attempts.js';
-import type { AttemptJob, SweepJob } from '../../jobs/types.js';
+import type { Tx } from '../../db/database.js';
+import { type AttemptResult, failedAttempt, freshAttempt, isGone } from '../../jobs/attempts.js';
+import type { AttemptJob } from '../../jobs/types.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { newId } from '../../shared/ids.js';
 import { isoAt } from '../../shared/time.js';
 import { signatureHeaders } from '../../shared/webhook-signing.js';
-import { recordPublishes } from '../deploys/deploys.repository.js';
-import { DEPLOY_TRIGGERS, type EventType } from '../events/event-types.js';
+import type { EventConsumer } from '../events/events.jobs.js';
 import * as repo from './webhooks.repository.js';
 import type { DeliveryRow, WebhookDeliveriesTable, WebhookRow } from './webhooks.table.js';
 
@@ -49,41 +49,25 @@ export function sendDelivery(
   });
 }
 
-/**
- * Fan-out, in one transaction: claim pending outbox events, create one delivery per matching active
- * webhook, fold publishes into the projects' debounced deploy triggers, stamp the events dispatched.
- * A crash before commit leaves the events pending; after commit, everything they became is stored.
- */
-export const dispatchEvents: SweepJob = {
-  name: 'dispatch-events',
-  everyMs: (config) => config.workerPollMs,
-  async run({ db, config }, nowMs) {
-    return db.transaction().execute(async (trx) => {
-      const now = isoAt(nowMs);
-      const events = await repo.claimPendingEvents(trx, config.workerBatchSize, now);
-      if (events.length === 0) return 0;
-      const projectIds = [...new Set(events.map((e) => e.projectId))];
-      const webhooks = await repo.activeWebhooksOf(trx, projectIds);
-      const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
-      for (const event of events) {
-        const data = JSON.parse(event.data) as unknown;
-        for (const webhook of webhooks) {
-          if (webhook.projectId === event.projectId && subscribes(webhook, event.type)) {
-            deliveries.push(newDelivery(webhook, { ...event, data }, now));
-          }
-        }
+/** Outbox consumer: one delivery per event and matching active webhook of its project. */
+export const deliveriesFromEvents: EventConsumer = async (trx, events, { now }) => {
+  const projectIds = [...new Set(events.map((e) => e.projectId))];
+  const webhooks = await repo.activeWebhooksOf(trx, projectIds);
+  const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
+  for (const event of events) {
+    for (const webhook of webhooks) {
+      if (webhook.projectId === event.projectId && subscribes(webhook, event.type)) {
+        deliveries.push(newDelivery(webhook, event, now));
       }
-      await repo.insertDeliveries(trx, deliveries);
-      const publishes = events
-        .filter((e) => DEPLOY_TRIGGERS.includes(e.type as EventType))
-        .map((e) => ({ projectId: e.projectId, type: e.type, at: e.createdAt }));
-      await recordPublishes(trx, publishes, config.deployDebounceMs);
-      return events.length;
-    });
-  },
+    }
+  }
+  await repo.insertDeliveries(trx, deliveries);
 };
 
-const gone = (result: AttemptResult) => result.responseCode === 410;
+/** After a delivery's outcome is recorded (worker or test ping): a 410 Gone deactivates the webhook. */
+export async function afterDelivery(trx: Tx, webhookId: string, result: AttemptResult): Promise<void> {
+  if (isGone(result)) await repo.deactivateWebhook(trx, webhookId, isoAt(Date.now()));
+}
 
 export const deliverWebhooks: AttemptJob<DeliveryRow, Map<string, WebhookRow>> = {
   name: 'deliver-webhooks',
@@ -95,22 +79,9 @@ export const deliverWebhooks: AttemptJob<DeliveryRow, Map<string, WebhookRow>> =
   },
   async attempt({ client }, delivery, webhooks) {
     const webhook = webhooks.get(delivery.webhookId);
-    if (!webhook?.active) {
-      // Deactivated after the event was dispatched: inactive webhooks receive nothing.
-      return {
-        ok: false,
-        final: true,
-        responseCode: null,
-        durationMs: 0,
-        error: 'webhook is inactive',
-        responseBody: null,
-        retryAfterSeconds: null,
-      };
-    }
+    // Deactivated after the event was dispatched: inactive webhooks receive nothing.
+    if (!webhook?.active) return failedAttempt('webhook is inactive', { final: true });
     return sendDelivery(client, webhook, delivery);
   },
-  async onRecorded(trx, delivery, result) {
-    // 410 Gone: the receiver says this endpoint is gone for good (Standard Webhooks): stop sending.
-    if (gone(result)) await repo.deactivateWebhook(trx, delivery.webhookId, isoAt(Date.now()));
-  },
+  onRecorded: (trx, delivery, result) => afterDelivery(trx, delivery.webhookId, result),
 };

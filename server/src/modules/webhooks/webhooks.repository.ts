@@ -1,7 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { DbOrTx, Tx } from '../../db/database.js';
-import { skipLocked } from '../../db/dialect/claim.js';
-import type { EventRow } from '../events/events.table.js';
+import type { DbOrTx } from '../../db/database.js';
+import { insertInChunks } from '../../db/dialect/bulk.js';
 import type { DeliveryRow, WebhookDeliveriesTable, WebhookRow } from './webhooks.table.js';
 
 export async function insertWebhook(db: DbOrTx, row: WebhookRow): Promise<void> {
@@ -60,17 +59,11 @@ export async function deleteWebhook(db: DbOrTx, projectId: string, id: string): 
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Inserts in chunks: SQLite caps the bound parameters of one statement. */
 export async function insertDeliveries(
   db: DbOrTx,
   rows: Insertable<WebhookDeliveriesTable>[],
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) {
-    await db
-      .insertInto('webhookDeliveries')
-      .values(rows.slice(i, i + 200))
-      .execute();
-  }
+  await insertInChunks(db, 'webhookDeliveries', rows);
 }
 
 /** One page of a webhook's deliveries, newest first (the extra row tells whether more remain). */
@@ -116,24 +109,4 @@ export async function requeueDelivery(db: DbOrTx, id: string, now: string): Prom
 
 export async function deactivateWebhook(db: DbOrTx, id: string, now: string): Promise<void> {
   await db.updateTable('webhooks').set({ active: 0, updatedAt: now }).where('id', '=', id).execute();
-}
-
-/**
- * The outbox consumer's claim: stamps up to `limit` pending events dispatched and returns them, in
- * one statement (see src/db/dialect/claim.ts for why it is an UPDATE … RETURNING). Runs inside the
- * dispatch transaction, so the stamp commits together with the deliveries made from the events.
- */
-export async function claimPendingEvents(trx: Tx, limit: number, now: string): Promise<EventRow[]> {
-  const rows = await trx
-    .updateTable('events')
-    .set({ dispatchedAt: now })
-    .where('id', 'in', (eb) =>
-      skipLocked(
-        trx,
-        eb.selectFrom('events').select('id').where('dispatchedAt', 'is', null).orderBy('id').limit(limit),
-      ),
-    )
-    .returningAll()
-    .execute();
-  return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
 }

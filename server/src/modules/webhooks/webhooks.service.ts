@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { decodeCursor } from '../../http/pagination.js';
 import { attemptOutcome } from '../../jobs/attempts.js';
 import { recordOutcome } from '../../jobs/queue.js';
+import { decodeCursor } from '../../shared/cursor.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
@@ -9,7 +9,7 @@ import { newId } from '../../shared/ids.js';
 import { isoAt, isoNow } from '../../shared/time.js';
 import { newWebhookSecret } from '../../shared/webhook-signing.js';
 import { EVENT_TYPES } from '../events/event-types.js';
-import { newDelivery, sendDelivery } from './webhooks.jobs.js';
+import { afterDelivery, newDelivery, sendDelivery } from './webhooks.jobs.js';
 import * as repo from './webhooks.repository.js';
 import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
 
@@ -138,7 +138,7 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
       const result = await sendDelivery(deps.client, webhook, delivery);
       await db.transaction().execute(async (trx) => {
         await recordOutcome(trx, 'webhookDeliveries', delivery, lease, result, []);
-        if (result.responseCode === 410) await repo.deactivateWebhook(trx, webhook.id, isoNow());
+        await afterDelivery(trx, webhook.id, result);
       });
       return toDelivery((await repo.findDelivery(db, projectId, id, delivery.id))!);
     },

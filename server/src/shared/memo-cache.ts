@@ -1,9 +1,9 @@
-import { type ChangeBus, FLUSH_ALL } from '../../db/dialect/change-bus.js';
+import { type ChangeBus, FLUSH_ALL } from '../db/dialect/change-bus.js';
 
 /**
- * A bounded in-memory map that is only trusted while the change bus is live. A read that missed
- * the cache takes `epoch()` before querying and passes it to `set`: if anything was invalidated in
- * between, the value may predate that change and is not stored (the next read queries again).
+ * A bounded in-memory map that is only trusted while the change bus is live. Reads go through
+ * `getOrLoad`: a miss takes the epoch before loading and stores the value only if nothing was
+ * invalidated meanwhile, since the value may predate that change (the next read loads again).
  * Eviction is first-in first-out once `maxBytes` is reached: cheap, and the working set of hot pages
  * is refilled by a single query each.
  */
@@ -22,15 +22,28 @@ export class MemoCache<V> {
     });
   }
 
+  /** The cached value, without loading (the revalidation fast path peeks with it). */
   get(key: string): V | undefined {
     return this.bus.live ? this.map.get(key)?.value : undefined;
   }
 
-  epoch(): number {
-    return this.generation;
+  /**
+   * The cached value of `key`, or what `load(key)` returns, stored unless `keep` refuses it (e.g. an
+   * unknown key or an empty page: strangers sending made-up keys must not grow memory or evict hot
+   * entries). Not async, so a hit costs one resolved promise, as the `async` functions it replaced
+   * did; callers pass `load` and `keep` made once, not closures per call, for the same reason.
+   */
+  getOrLoad(key: string, load: (key: string) => Promise<V>, keep?: (value: V) => boolean): Promise<V> {
+    const cached = this.get(key);
+    if (cached !== undefined) return Promise.resolve(cached);
+    const epoch = this.generation;
+    return load(key).then((value) => {
+      if (keep === undefined || keep(value)) this.set(key, value, epoch);
+      return value;
+    });
   }
 
-  set(key: string, value: V, epoch: number): void {
+  private set(key: string, value: V, epoch: number): void {
     if (epoch !== this.generation || !this.bus.live) return;
     const bytes = this.sizeOf(value);
     if (bytes > this.maxBytes) return;

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AccessRule, access } from '../../http/access.js';
-import { appendRouteHook } from '../../http/route-hooks.js';
-import type { SiteCache } from './site-cache.js';
+import { type AccessRule, access } from './access.js';
+import { appendRouteHook } from './route-hooks.js';
 
 /**
  * CORS for the routes that take the publishable key (contract §2): content, snapshot, definitions
@@ -22,6 +21,8 @@ import type { SiteCache } from './site-cache.js';
  */
 const ALLOW_HEADERS = 'authorization, content-type, if-none-match, x-cms-key, x-cms-project-id, x-request-id';
 const EXPOSE_HEADERS = 'etag, x-request-id';
+
+const ANY_ORIGIN = { domains: [] };
 
 const isSiteRoute = (rule: AccessRule | undefined): boolean =>
   rule !== undefined && (rule.allow.includes('publishableKey') || rule.requireSiteKey === true);
@@ -51,7 +52,10 @@ function addVary(reply: FastifyReply, value: string): void {
   }
 }
 
-export function installCors(app: FastifyInstance, sites: SiteCache): void {
+/** The project's allowed browser origins (host names); null for an unknown project. Cached by the caller. */
+export type DomainsOf = (projectId: string) => Promise<{ readonly domains: readonly string[] } | null>;
+
+export function installCors(app: FastifyInstance, domainsOf: DomainsOf): void {
   // Callback style, not async: most requests (servers, no Origin) then cost no promise on the hot path.
   const onSend = (
     request: FastifyRequest,
@@ -62,16 +66,16 @@ export function installCors(app: FastifyInstance, sites: SiteCache): void {
     addVary(reply, 'Origin');
     const origin = request.headers.origin;
     if (!origin) return done(null, payload);
-    const allow = (domains: readonly string[] | null) => {
-      if (domains && originAllowed(origin, domains)) {
+    const allow = (site: { readonly domains: readonly string[] } | null) => {
+      if (site && originAllowed(origin, site.domains)) {
         reply.header('access-control-allow-origin', origin);
         reply.header('access-control-expose-headers', EXPOSE_HEADERS);
       }
       done(null, payload);
     };
     const projectId = request.auth?.projectId ?? null;
-    if (!projectId) return allow([]);
-    sites.domainsOf(projectId).then(allow, (err: Error) => done(err));
+    if (!projectId) return allow(ANY_ORIGIN);
+    domainsOf(projectId).then(allow, (err: Error) => done(err));
   };
 
   const siteRoutes: { pattern: RegExp; method: string }[] = [];

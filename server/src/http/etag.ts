@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import type { CachedJson } from '../shared/cached-json.js';
 
 /** If-None-Match against one ETag (RFC 9110 §13.1.2: weak comparison, a list, or `*`). */
 export function etagMatches(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
@@ -22,7 +23,7 @@ export function etagMatches(ifNoneMatch: string | string[] | undefined, etag: st
 export function sendCachedJson(
   request: FastifyRequest,
   reply: FastifyReply,
-  cached: { body: Buffer; etag: string },
+  cached: CachedJson,
 ): FastifyReply {
   const raw = reply as FastifyReply;
   raw.header('etag', cached.etag).header('cache-control', 'no-cache');

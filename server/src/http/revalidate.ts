@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { logAccess } from '../../http/logging.js';
-import { requestId } from '../../http/request-id.js';
 import { etagMatches } from './etag.js';
+import { logAccess } from './logging.js';
+import { requestId } from './request-id.js';
 
 /**
  * The revalidation fast path: a site (or its CDN) asking "has this page / the snapshot changed?"

@@ -1,0 +1,59 @@
+import type { Db, DbOrTx } from '../../db/database.js';
+import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
+import { MemoCache } from '../../shared/memo-cache.js';
+import { siteBy } from './projects.repository.js';
+
+/** What other modules read of a project: the key's project, CORS domains, snapshot and media settings. */
+export interface Site {
+  projectId: string;
+  domains: string[];
+  bakeEnabled: boolean;
+  cdnUrl: string | null;
+}
+
+/** One project's Site, read fresh (processes without a change bus, such as the worker, use this). */
+export async function loadSite(db: DbOrTx, column: 'apiKey' | 'id', value: string): Promise<Site | null> {
+  const row = await siteBy(db, column, value);
+  return row
+    ? {
+        projectId: row.id,
+        domains: JSON.parse(row.domains) as string[],
+        bakeEnabled: row.bakeEnabled === 1,
+        cdnUrl: row.cdnUrl,
+      }
+    : null;
+}
+
+const known = (site: Site | null): boolean => site !== null;
+
+/**
+ * Publishable key → project, and project → its settings, held in memory: every visitor read needs
+ * them, and a query per request would cost more than the rest of the request. The projects module
+ * owns the table; snapshot, media and CORS read projects through this. Invalidated through the
+ * change bus by rotate-key and PATCH project (topic `project`). Unknown keys are not cached, so
+ * strangers sending random keys cannot grow memory; each costs one indexed query.
+ */
+export function createSiteCache(db: Db, bus: ChangeBus) {
+  const byKey = new MemoCache<Site | null>(bus, () => 256, 16 * 1024 * 1024);
+  const byProject = new MemoCache<Site | null>(bus, () => 256, 16 * 1024 * 1024);
+  bus.subscribe((topic, projectId) => {
+    if (topic !== TOPICS.project) return;
+    byProject.delete(projectId);
+    byKey.deleteWhere((_key, site) => site?.projectId === projectId);
+  });
+  const loadByKey = (apiKey: string) => loadSite(db, 'apiKey', apiKey);
+  const loadById = (projectId: string) => loadSite(db, 'id', projectId);
+
+  return {
+    /** The project of a cached key, without querying (the revalidation fast path). */
+    peekProjectId: (apiKey: string): string | undefined => byKey.get(apiKey)?.projectId,
+
+    /** The site of a publishable key (it carries `projectId`, all the auth layer reads); null if unknown. */
+    byKey: (apiKey: string): Promise<Site | null> => byKey.getOrLoad(apiKey, loadByKey, known),
+
+    /** The project's site; null for an unknown project. */
+    byId: (projectId: string): Promise<Site | null> => byProject.getOrLoad(projectId, loadById, known),
+  };
+}
+
+export type SiteCache = ReturnType<typeof createSiteCache>;
