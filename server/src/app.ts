@@ -23,6 +23,7 @@ import { createRevalidator, type Revalidator } from './modules/content/revalidat
 import { createSiteCache } from './modules/content/site-cache.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
 import { createDefinitionsService } from './modules/definitions/definitions.service.js';
+import { createSyncLimiter } from './modules/definitions/sync-limit.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
 import { createDeploysService } from './modules/deploys/deploys.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -120,7 +121,11 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await app.register(authRoutes(auth), { prefix: '/v1/auth' });
   await app.register(projectsRoutes(projects, config.projectCreateLimitPerHour), { prefix: '/v1/projects' });
   await app.register(usersRoutes(users), { prefix: '/v1/users' });
-  await app.register(definitionsRoutes(createDefinitionsService(db, changes)), { prefix: '/v1/definitions' });
+  const definitions = createDefinitionsService(db, changes, {
+    modeOf: projects.definitionSyncOf,
+    limiter: createSyncLimiter(db, config.syncLimitPerMinute),
+  });
+  await app.register(definitionsRoutes(definitions), { prefix: '/v1/definitions' });
   const content = createContentService(db, changes);
   const snapshot = createSnapshotService(db, changes, publishedObjectsForSnapshot);
   await app.register(contentRoutes(content), { prefix: '/v1/content' });

@@ -32,6 +32,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Unauthenticated project creations allowed per client address per hour. */
   readonly projectCreateLimitPerHour: number;
+  /** Definitions syncs with the publishable key allowed per project per minute (contract §11). */
+  readonly syncLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: bool('CMS_TRUST_PROXY', false),
     projectCreateLimitPerHour: int('CMS_PROJECT_CREATE_LIMIT_PER_HOUR', 20, 1),
+    syncLimitPerMinute: int('CMS_SYNC_LIMIT_PER_MINUTE', 120, 1),
   };
   if (config.workerLeaseMs <= config.webhookTimeoutMs) {
     problems.push('CMS_WORKER_LEASE_MS must be longer than CMS_WEBHOOK_TIMEOUT_MS');

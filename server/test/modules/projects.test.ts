@@ -27,6 +27,7 @@ describeEachDb('projects', (ctx) => {
         cdnUrl: null,
         deployHooks: [],
         bakeEnabled: true,
+        definitionSync: 'additive',
         createdAt: 'x',
         updatedAt: 'x',
       },

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
 import type { Role } from '../users/users.table.js';
-import type { DeployHookRow, ProjectRow } from './projects.table.js';
+import type { DefinitionSyncMode, DeployHookRow, ProjectRow } from './projects.table.js';
 
 export async function insertProject(
   db: DbOrTx,
@@ -29,6 +29,15 @@ export async function projectIdByApiKey(db: DbOrTx, apiKey: string): Promise<str
   return row?.id ?? null;
 }
 
+export async function definitionSyncOf(db: DbOrTx, id: string): Promise<DefinitionSyncMode | null> {
+  const row = await db
+    .selectFrom('projects')
+    .select('definitionSync')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.definitionSync ?? null;
+}
+
 export const projectsOfAccount = (db: DbOrTx, accountId: string): Promise<(ProjectRow & { role: Role })[]> =>
   db
     .selectFrom('memberships')
@@ -42,7 +51,9 @@ export const projectsOfAccount = (db: DbOrTx, accountId: string): Promise<(Proje
 export async function updateProject(
   db: DbOrTx,
   id: string,
-  set: Partial<Pick<ProjectRow, 'name' | 'domains' | 'cdnUrl' | 'bakeEnabled' | 'apiKey'>> & {
+  set: Partial<
+    Pick<ProjectRow, 'name' | 'domains' | 'cdnUrl' | 'bakeEnabled' | 'apiKey' | 'definitionSync'>
+  > & {
     updatedAt: string;
   },
 ): Promise<void> {

@@ -10,7 +10,7 @@ import { isoNow } from '../../shared/time.js';
 import * as users from '../users/users.repository.js';
 import type { Role } from '../users/users.table.js';
 import * as repo from './projects.repository.js';
-import type { DeployHookRow, ProjectRow } from './projects.table.js';
+import type { DefinitionSyncMode, DeployHookRow, ProjectRow } from './projects.table.js';
 
 export type DeployHookType = 'generic' | 'github_repository_dispatch';
 
@@ -29,6 +29,7 @@ export interface Project {
   cdnUrl: string | null;
   deployHooks: DeployHook[];
   bakeEnabled: boolean;
+  definitionSync: DefinitionSyncMode;
   createdAt: string;
   updatedAt: string;
 }
@@ -46,6 +47,7 @@ export interface ProjectPatch {
   domains?: string[];
   cdnUrl?: string | null;
   bakeEnabled?: boolean;
+  definitionSync?: DefinitionSyncMode;
   deployHooks?: DeployHookInput[];
 }
 
@@ -62,6 +64,7 @@ function toProject(row: ProjectRow, hooks: DeployHookRow[]): Project {
       .filter((h) => h.projectId === row.id)
       .map((h) => ({ id: h.id, type: h.type as DeployHookType, url: h.url, hasSecret: h.secret !== null })),
     bakeEnabled: row.bakeEnabled === 1,
+    definitionSync: row.definitionSync,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -195,6 +198,7 @@ export function createProjectsService(
           ...(patch.domains !== undefined && { domains: JSON.stringify(normalizeDomains(patch.domains)) }),
           ...(patch.cdnUrl !== undefined && { cdnUrl: patch.cdnUrl?.replace(/\/+$/, '') ?? null }),
           ...(patch.bakeEnabled !== undefined && { bakeEnabled: patch.bakeEnabled ? 1 : 0 }),
+          ...(patch.definitionSync !== undefined && { definitionSync: patch.definitionSync }),
         });
         if (patch.deployHooks) {
           const stored = await repo.deployHooksOf(trx, [projectId]);
@@ -218,6 +222,13 @@ export function createProjectsService(
     },
 
     projectIdByApiKey: (apiKey: string) => repo.projectIdByApiKey(db, apiKey),
+
+    /** What a publishable-key sync may do in this project (asked by the definitions module). */
+    async definitionSyncOf(projectId: string): Promise<DefinitionSyncMode> {
+      const mode = await repo.definitionSyncOf(db, projectId);
+      if (!mode) throw notFound('Project');
+      return mode;
+    },
   };
 }
 

@@ -1,4 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
+
+/** What a definitions sync with the publishable key may do (contract §11). */
+export type DefinitionSyncMode = 'additive' | 'locked' | 'open';
 
 export interface ProjectsTable {
   id: string;
@@ -9,6 +12,8 @@ export interface ProjectsTable {
   domains: string;
   cdnUrl: string | null;
   bakeEnabled: number;
+  /** A DefinitionSyncMode; the column defaults to `additive`. */
+  definitionSync: Generated<DefinitionSyncMode>;
   createdAt: string;
   updatedAt: string;
 }
