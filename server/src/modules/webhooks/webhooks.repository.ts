@@ -114,6 +114,28 @@ export async function requeueDelivery(db: DbOrTx, id: string, now: string): Prom
     .execute();
 }
 
+/**
+ * Recovery after a receiver outage: every `failed` delivery of one webhook created since `since`
+ * becomes due now, in one statement. Failed rows hold no lease, so none is in flight.
+ */
+export async function requeueFailedSince(
+  db: DbOrTx,
+  projectId: string,
+  webhookId: string,
+  since: string,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('webhookDeliveries')
+    .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
+    .where('projectId', '=', projectId)
+    .where('webhookId', '=', webhookId)
+    .where('status', '=', 'failed')
+    .where('createdAt', '>=', since)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function deactivateWebhook(db: DbOrTx, id: string, now: string): Promise<void> {
   await db.updateTable('webhooks').set({ active: 0, updatedAt: now }).where('id', '=', id).execute();
 }

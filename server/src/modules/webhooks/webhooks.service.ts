@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { decodeCursor } from '../../http/pagination.js';
 import { attemptOutcome } from '../../jobs/attempts.js';
 import { recordOutcome } from '../../jobs/queue.js';
-import { notFound, validationFailed } from '../../shared/errors.js';
+import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
@@ -40,6 +40,11 @@ export const toDelivery = (row: DeliveryRow) => ({
   eventType: row.eventType,
   ...attemptOutcome(row),
 });
+
+/** How far back `recover` reaches (contract §12): the deliveries log keeps about as much. */
+export const RECOVER_MAX_DAYS = 30;
+/** Clock skew tolerated on `since`, so "exactly 30 days ago" computed by a client is accepted. */
+const RECOVER_SKEW_MS = 60_000;
 
 export interface WebhooksDeps {
   client: HookClient;
@@ -150,6 +155,26 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
       if (!delivery) throw notFound('Delivery');
       await repo.requeueDelivery(db, delivery.id, isoNow());
       return toDelivery((await repo.findDelivery(db, projectId, id, deliveryId))!);
+    },
+
+    /**
+     * After a receiver outage: queues an immediate new attempt of every `failed` delivery of this
+     * webhook created since `since` (same ids, attemptCount goes on), as redeliver does for one.
+     * An inactive webhook would fail them all again at once, so it is a 409 instead.
+     */
+    async recover(projectId: string, id: string, since: string): Promise<{ requeued: number }> {
+      const nowMs = Date.now();
+      const sinceMs = Date.parse(since);
+      if (sinceMs < nowMs - RECOVER_MAX_DAYS * 86_400_000 - RECOVER_SKEW_MS) {
+        throw validationFailed(`since reaches back at most ${RECOVER_MAX_DAYS} days.`, [
+          { path: 'body.since', message: `must be within the last ${RECOVER_MAX_DAYS} days` },
+        ]);
+      }
+      const webhook = await existing(projectId, id);
+      if (webhook.active !== 1)
+        throw conflict('The webhook is inactive; reactivate it before recovering its deliveries.');
+      const requeued = await repo.requeueFailedSince(db, projectId, id, isoAt(sinceMs), isoAt(nowMs));
+      return { requeued };
     },
   };
 }
