@@ -71,6 +71,20 @@ export interface AttemptResult {
   final?: boolean;
 }
 
+/**
+ * An attempt that sent nothing: fails with `error` and retries on the schedule. Used when a stored
+ * secret cannot be decrypted by this instance (a wrong CMS_ENCRYPTION_KEY, e.g. mid-rotation), so
+ * the row goes out once an instance with the right key attempts it.
+ */
+export const notSent = (error: string): AttemptResult => ({
+  ok: false,
+  responseCode: null,
+  durationMs: 0,
+  error,
+  responseBody: null,
+  retryAfterSeconds: null,
+});
+
 /** Longest Retry-After we honour: a receiver cannot park a delivery for more than a day. */
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 

@@ -2,6 +2,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { claimDueAttempts } from '../db/dialect/claim.js';
 import { createHookClient } from '../shared/hook-http.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { openSecretBox } from '../shared/secret-keys.js';
 import { isoAt } from '../shared/time.js';
 import type { AttemptColumns, AttemptResult } from './attempts.js';
 import { attemptJobs, snapshotVersionOf, sweepJobs } from './handlers.js';
@@ -14,6 +16,11 @@ export interface WorkerOptions {
   log: WorkerLog;
   /** Overrides the snapshot version lookup (tests, or until the snapshot module provides it). */
   snapshotVersion?: SnapshotVersionOf;
+  /**
+   * Opens stored secrets. Entry points pass the box they checked at start (src/secrets-at-rest.ts);
+   * without one, the worker opens the configured key itself (CMS_ENCRYPTION_KEY or the key file).
+   */
+  secrets?: SecretBox;
 }
 
 export interface Worker {
@@ -50,6 +57,7 @@ export function startWorker(options: WorkerOptions): Worker {
     config,
     log,
     client,
+    secrets: options.secrets ?? openSecretBox(config).box,
     snapshotVersion: options.snapshotVersion ?? snapshotVersionOf,
   };
 

@@ -1,7 +1,8 @@
 import type { Insertable } from 'kysely';
-import { freshAttempt } from '../../jobs/attempts.js';
+import { freshAttempt, notSent } from '../../jobs/attempts.js';
 import type { AttemptJob, SweepJob } from '../../jobs/types.js';
 import { newId } from '../../shared/ids.js';
+import { SecretBoxError } from '../../shared/secret-box.js';
 import { isoAt } from '../../shared/time.js';
 import { signatureHeaders } from '../../shared/webhook-signing.js';
 import { deployHooksOf } from '../projects/projects.repository.js';
@@ -58,7 +59,7 @@ export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
   table: 'deploys',
   // Deploy calls are few (one per hook per debounced burst): each reads its hook when attempted.
   prepare: async () => undefined,
-  async attempt({ db, client, snapshotVersion }, call) {
+  async attempt({ db, client, secrets, snapshotVersion }, call) {
     const hook = await repo.findDeployHook(db, call.projectId, call.hookId);
     if (!hook) {
       return {
@@ -71,13 +72,21 @@ export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
         retryAfterSeconds: null,
       };
     }
+    let secret: string | null;
+    try {
+      secret = hook.secret === null ? null : secrets.open(hook.secret);
+    } catch (err) {
+      if (err instanceof SecretBoxError)
+        return notSent(`deploy hook secret cannot be decrypted: ${err.message}`);
+      throw err;
+    }
     if (hook.type === 'github_repository_dispatch') {
       const version = await snapshotVersion(db, call.projectId);
       return client.post({
         url: hook.url,
         headers: {
           accept: 'application/vnd.github+json',
-          authorization: `Bearer ${hook.secret ?? ''}`,
+          authorization: `Bearer ${secret ?? ''}`,
           'x-github-api-version': '2022-11-28',
         },
         body: JSON.stringify({
@@ -94,7 +103,7 @@ export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
     });
     return client.post({
       url: hook.url,
-      headers: hook.secret ? signatureHeaders(hook.secret, call.id, body) : {},
+      headers: secret ? signatureHeaders(secret, call.id, body) : {},
       body,
     });
   },

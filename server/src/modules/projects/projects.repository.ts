@@ -79,3 +79,29 @@ export async function replaceDeployHooks(
   await db.deleteFrom('deployHooks').where('projectId', '=', projectId).execute();
   if (hooks.length > 0) await db.insertInto('deployHooks').values(hooks).execute();
 }
+
+/** Deploy-hook secrets not sealed with key `keyId` (in clear, or under an older key). */
+export const deployHookSecretsNotSealedWith = (db: DbOrTx, keyId: string) =>
+  db
+    .selectFrom('deployHooks')
+    .select(['projectId', 'id', 'secret'])
+    .where('secret', 'is not', null)
+    .where('secret', 'not like', `enc1:${keyId}:%`)
+    .execute() as Promise<{ projectId: string; id: string; secret: string }[]>;
+
+/** Compare-and-set: writes `to` only while the hook still holds `from`. */
+export async function replaceDeployHookSecret(
+  db: DbOrTx,
+  key: { projectId: string; id: string },
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('deployHooks')
+    .set({ secret: to })
+    .where('projectId', '=', key.projectId)
+    .where('id', '=', key.id)
+    .where('secret', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

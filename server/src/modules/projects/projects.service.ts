@@ -5,6 +5,7 @@ import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail, verifyPassword } from '../../shared/passwords.js';
+import type { SecretBox } from '../../shared/secret-box.js';
 import { randomToken } from '../../shared/secrets.js';
 import { isoNow } from '../../shared/time.js';
 import * as users from '../users/users.repository.js';
@@ -79,19 +80,26 @@ function isWebhookSecret(secret: string): boolean {
   return bytes >= 24 && bytes <= 64;
 }
 
-/** Checks a replacement list of deploy hooks and carries stored secrets over to hooks sent without one. */
+/**
+ * Checks a replacement list of deploy hooks and carries stored secrets over to hooks sent without
+ * one. Secrets are checked in clear and stored sealed (src/shared/secret-box.ts); a kept secret
+ * keeps its sealed value as it is.
+ */
 function mergeDeployHooks(
   projectId: string,
   input: DeployHookInput[],
   stored: DeployHookRow[],
   now: string,
+  secrets: SecretBox,
 ): DeployHookRow[] {
   const seen = new Set<string>();
   return input.map((hook, position) => {
     if (seen.has(hook.id)) throw conflict(`Deploy hook id "${hook.id}" is used twice.`);
     seen.add(hook.id);
     const previous = stored.find((h) => h.id === hook.id);
-    const secret = hook.secret === undefined ? (previous?.secret ?? null) : hook.secret;
+    const kept = hook.secret === undefined ? (previous?.secret ?? null) : null;
+    // The kept secret is opened only to check it against a changed type (generic needs whsec_).
+    const secret = hook.secret === undefined ? (kept === null ? null : secrets.open(kept)) : hook.secret;
     const path = `body.deployHooks.${position}.secret`;
     if (hook.type === 'generic' && secret !== null && !isWebhookSecret(secret)) {
       throw validationFailed('A generic deploy hook secret must be a Standard Webhooks secret.', [
@@ -108,7 +116,7 @@ function mergeDeployHooks(
       id: hook.id,
       type: hook.type,
       url: hook.url,
-      secret,
+      secret: kept ?? (secret === null ? null : secrets.seal(secret)),
       position,
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
@@ -129,7 +137,7 @@ async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: bo
 export function createProjectsService(
   db: Db,
   changes: ChangeBus,
-  hookTargets: { allowPrivate: boolean } = { allowPrivate: false },
+  options: { allowPrivate: boolean; secrets: SecretBox },
 ) {
   async function get(projectId: string): Promise<Project> {
     const row = await repo.findProject(db, projectId);
@@ -188,7 +196,7 @@ export function createProjectsService(
 
     async update(projectId: string, patch: ProjectPatch): Promise<Project> {
       // Outbound safety (contract §4): checked before the transaction, as it resolves host names.
-      if (patch.deployHooks) await checkDeployHookTargets(patch.deployHooks, hookTargets.allowPrivate);
+      if (patch.deployHooks) await checkDeployHookTargets(patch.deployHooks, options.allowPrivate);
       await transactionWithChanges(db, changes, async (trx, changed) => {
         await changed(TOPICS.project, projectId);
         const now = isoNow();
@@ -205,7 +213,7 @@ export function createProjectsService(
           await repo.replaceDeployHooks(
             trx,
             projectId,
-            mergeDeployHooks(projectId, patch.deployHooks, stored, now),
+            mergeDeployHooks(projectId, patch.deployHooks, stored, now, options.secrets),
           );
         }
       });

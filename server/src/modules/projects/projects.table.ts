@@ -23,7 +23,10 @@ export interface DeployHooksTable {
   id: string;
   type: string;
   url: string;
-  /** Write-only for clients; needed in clear to sign generic calls and authenticate to GitHub. */
+  /**
+   * Write-only for clients; sealed at rest (AES-256-GCM, src/shared/secret-box.ts) because it is
+   * needed in clear to sign generic calls and authenticate to GitHub.
+   */
   secret: string | null;
   position: number;
   createdAt: string;

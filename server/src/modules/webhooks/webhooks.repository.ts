@@ -60,6 +60,21 @@ export async function deleteWebhook(db: DbOrTx, projectId: string, id: string): 
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Signing secrets not sealed with key `keyId` (in clear, or under an older key): the start-up sweep's work. */
+export const secretsNotSealedWith = (db: DbOrTx, keyId: string) =>
+  db.selectFrom('webhooks').select(['id', 'secret']).where('secret', 'not like', `enc1:${keyId}:%`).execute();
+
+/** Compare-and-set: writes `to` only while the row still holds `from`. */
+export async function replaceSecret(db: DbOrTx, id: string, from: string, to: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set({ secret: to })
+    .where('id', '=', id)
+    .where('secret', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Inserts in chunks: SQLite caps the bound parameters of one statement. */
 export async function insertDeliveries(
   db: DbOrTx,

@@ -6,6 +6,7 @@ import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
+import type { SecretBox } from '../../shared/secret-box.js';
 import { isoAt, isoNow } from '../../shared/time.js';
 import { newWebhookSecret } from '../../shared/webhook-signing.js';
 import { EVENT_TYPES } from '../events/event-types.js';
@@ -51,6 +52,8 @@ export interface WebhooksDeps {
   allowPrivateTargets: boolean;
   /** How long a synchronous test ping holds its lease (so the worker leaves it alone). */
   leaseMs: number;
+  /** Seals signing secrets at rest (src/shared/secret-box.ts). */
+  secrets: SecretBox;
 }
 
 export function createWebhooksService(db: Db, deps: WebhooksDeps) {
@@ -78,6 +81,7 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
     async create(projectId: string, input: { url: string; events: string[]; description?: string }) {
       await checkUrl(input.url);
       const now = isoNow();
+      const secret = newWebhookSecret();
       const row: WebhookRow = {
         id: newId('whk'),
         projectId,
@@ -85,12 +89,12 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
         events: JSON.stringify(input.events),
         description: input.description ?? '',
         active: 1,
-        secret: newWebhookSecret(),
+        secret: deps.secrets.seal(secret),
         createdAt: now,
         updatedAt: now,
       };
       await repo.insertWebhook(db, row);
-      return { ...toWebhook(row), secret: row.secret };
+      return { ...toWebhook(row), secret };
     },
 
     async update(
@@ -117,7 +121,8 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
     /** A new secret; every attempt from now on (retries included) is signed with it only. */
     async rotateSecret(projectId: string, id: string): Promise<{ secret: string }> {
       const secret = newWebhookSecret();
-      if (!(await repo.updateWebhook(db, projectId, id, { secret, updatedAt: isoNow() })))
+      const sealed = deps.secrets.seal(secret);
+      if (!(await repo.updateWebhook(db, projectId, id, { secret: sealed, updatedAt: isoNow() })))
         throw notFound('Webhook');
       return { secret };
     },
@@ -140,7 +145,7 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
       const event = { id: newId('evt'), type: 'ping', createdAt: now, data: { projectId, webhookId: id } };
       const delivery = { ...newDelivery(webhook, event, now), lockedUntil: lease } as DeliveryRow;
       await repo.insertDeliveries(db, [delivery]);
-      const result = await sendDelivery(deps.client, webhook, delivery);
+      const result = await sendDelivery(deps.client, deps.secrets, webhook, delivery);
       await db.transaction().execute(async (trx) => {
         await recordOutcome(trx, 'webhookDeliveries', delivery, lease, result, []);
         if (result.responseCode === 410) await repo.deactivateWebhook(trx, webhook.id, isoNow());
