@@ -51,7 +51,7 @@ export const webhooksRoutes =
         schema: {
           tags,
           summary: 'Create a webhook',
-          description: `The signing secret (\`whsec_…\`) is in this response only. \`events\` lists catalog types or "*". ${TARGETS}`,
+          description: `The signing secret (\`whsec_…\`) is in this response only; it is stored encrypted (AES-256-GCM under CMS_ENCRYPTION_KEY). \`events\` lists catalog types or "*". ${TARGETS}`,
           body: CreateWebhookBody,
           response: { 201: Envelope(WebhookWithSecret), ...errors(400, 401, 403) },
         },
