@@ -23,6 +23,7 @@ import { createContentService, entryStubs } from './modules/content/content.serv
 import { publishedEntriesForSnapshot } from './modules/content/published-pages.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
 import { createDefinitionsService, declaredFieldTypes } from './modules/definitions/definitions.service.js';
+import { createSyncLimiter } from './modules/definitions/sync-limit.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
 import { createDeploysService } from './modules/deploys/deploys.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -43,7 +44,10 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
+import { sealStoredSecrets } from './secrets-at-rest.js';
 import { createHookClient } from './shared/hook-http.js';
+import { SecretBoxError } from './shared/secret-box.js';
+import { openSecretBox } from './shared/secret-keys.js';
 
 export interface AppOptions {
   config: Config;
@@ -96,7 +100,29 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   app.addHook('onReady', async () => changes.started());
   app.addHook('onClose', async () => changes.close());
   const sites = createSiteCache(db, changes);
-  const projects = createProjectsService(db, changes, { allowPrivate: config.allowPrivateHookTargets });
+  // Secrets at rest: the key is CMS_ENCRYPTION_KEY, else a key file in CMS_DATA_DIR made now.
+  const { box: secrets, keyFileCreated } = openSecretBox(config);
+  if (keyFileCreated) {
+    app.log.warn(
+      `No CMS_ENCRYPTION_KEY: created the key ${keyFileCreated} for webhook and deploy hook secrets. Back it up; several instances on one database must share one CMS_ENCRYPTION_KEY instead.`,
+    );
+  }
+  // Seals secrets still in clear (or under the previous key) before anything is served. A secret no
+  // key opens stops the start; a database that cannot be reached does not (it shows in /health,
+  // and the next start seals what is left; until then rows in clear are read as they are).
+  app.addHook('onReady', async () => {
+    try {
+      const { sealed } = await sealStoredSecrets(db, secrets);
+      if (sealed > 0) app.log.info(`Encrypted ${sealed} stored secrets with key id ${secrets.keyId}`);
+    } catch (err) {
+      if (err instanceof SecretBoxError) throw err;
+      app.log.warn({ err }, 'secrets: could not seal stored secrets at start');
+    }
+  });
+  const projects = createProjectsService(db, changes, {
+    allowPrivate: config.allowPrivateHookTargets,
+    secrets,
+  });
   const users = createUsersService(db);
   const auth = createAuthService(db, createLoginLimiter(db), config.sessionTtlSeconds);
   const apiKeys = createApiKeysService(db, {
@@ -122,7 +148,10 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
   const content = createContentService(db, changes, { declaredFieldTypes });
-  const definitions = createDefinitionsService(db, changes, entryStubs);
+  const definitions = createDefinitionsService(db, changes, entryStubs, {
+    modeOf: projects.definitionSyncOf,
+    limiter: createSyncLimiter(db, config.syncLimitPerMinute),
+  });
   await app.register(definitionsRoutes(definitions), { prefix: '/v1/definitions' });
   const snapshot = createSnapshotService(changes, {
     project: sites.byId,
@@ -147,6 +176,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     client: hookClient,
     allowPrivateTargets: config.allowPrivateHookTargets,
     leaseMs: config.workerLeaseMs,
+    secrets,
   });
   await app.register(webhooksRoutes(webhooks), { prefix: '/v1/webhooks' });
   await app.register(deploysRoutes(createDeploysService(db)), { prefix: '/v1/projects' });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { EncryptionKey } from './shared/secret-box.js';
 
 /**
  * The environment, parsed once at start into a frozen object (contract §5). Nothing else reads
@@ -32,6 +33,15 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Unauthenticated project creations allowed per client address per hour. */
   readonly projectCreateLimitPerHour: number;
+  /** Definitions syncs with the publishable key allowed per project per minute (contract §11). */
+  readonly syncLimitPerMinute: number;
+  /**
+   * CMS_ENCRYPTION_KEY: seals webhook and deploy-hook secrets. null: the key file in dataDir, created
+   * at first start (src/shared/secret-keys.ts). Every instance on one database must share it.
+   */
+  readonly encryptionKey: EncryptionKey | null;
+  /** CMS_ENCRYPTION_KEY_PREVIOUS: opens values sealed before a key rotation (never seals). */
+  readonly encryptionKeyPrevious: EncryptionKey | null;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +110,16 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  // Keys are never echoed in a problem message.
+  const key = (name: string): EncryptionKey | null => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
+    const parsed = EncryptionKey.parse(raw);
+    if (!parsed)
+      problems.push(`${name} must be 32 bytes in base64 (e.g. the output of: openssl rand -base64 32)`);
+    return parsed;
+  };
+
   const webhookTimeoutMs = int('CMS_WEBHOOK_TIMEOUT_MS', 15000, 1);
   const config: Config = {
     version: packageVersion(),
@@ -124,6 +144,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: bool('CMS_TRUST_PROXY', false),
     projectCreateLimitPerHour: int('CMS_PROJECT_CREATE_LIMIT_PER_HOUR', 20, 1),
+    syncLimitPerMinute: int('CMS_SYNC_LIMIT_PER_MINUTE', 120, 1),
+    encryptionKey: key('CMS_ENCRYPTION_KEY'),
+    encryptionKeyPrevious: key('CMS_ENCRYPTION_KEY_PREVIOUS'),
   };
   if (config.workerLeaseMs <= config.webhookTimeoutMs) {
     problems.push('CMS_WORKER_LEASE_MS must be longer than CMS_WEBHOOK_TIMEOUT_MS');

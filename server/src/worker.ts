@@ -3,6 +3,8 @@ import { type Config, loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startWorker } from './jobs/worker.js';
+import { sealStoredSecrets } from './secrets-at-rest.js';
+import { openSecretBox } from './shared/secret-keys.js';
 import { exitOnStartupError } from './shared/startup-errors.js';
 
 /**
@@ -14,7 +16,12 @@ async function main(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const worker = startWorker({ db: database.db, config, log });
+  // The same key as the API processes (CMS_ENCRYPTION_KEY, or the key file in CMS_DATA_DIR); a
+  // stored secret it cannot open stops the start here, with the reason.
+  const { box: secrets, keyFileCreated } = openSecretBox(config);
+  if (keyFileCreated) log.warn(`No CMS_ENCRYPTION_KEY: created the key ${keyFileCreated}`);
+  await sealStoredSecrets(database.db, secrets);
+  const worker = startWorker({ db: database.db, config, log, secrets });
   log.info('Folio worker running');
 
   let stopping = false;

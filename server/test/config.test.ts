@@ -53,4 +53,25 @@ describe('config', () => {
       },
     );
   });
+
+  it('encryption keys must be 32 bytes of base64, and a bad one is never echoed', () => {
+    const good = Buffer.alloc(32, 3).toString('base64');
+    const config = loadConfig({ CMS_ENCRYPTION_KEY: good, CMS_ENCRYPTION_KEY_PREVIOUS: good });
+    assert.match(config.encryptionKey?.id ?? '', /^[0-9a-f]{16}$/);
+    assert.equal(config.encryptionKeyPrevious?.id, config.encryptionKey?.id);
+    assert.equal(loadConfig({}).encryptionKey, null);
+    assert.equal(loadConfig({}).syncLimitPerMinute, 120);
+    const short = Buffer.alloc(16, 3).toString('base64');
+    assert.throws(
+      () => loadConfig({ CMS_ENCRYPTION_KEY: short, CMS_ENCRYPTION_KEY_PREVIOUS: 'nope' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.problems.length, 2);
+        assert.ok(err.message.includes('CMS_ENCRYPTION_KEY must be 32 bytes'));
+        assert.ok(err.message.includes('CMS_ENCRYPTION_KEY_PREVIOUS'));
+        assert.ok(!err.message.includes(short) && !err.message.includes('nope'));
+        return true;
+      },
+    );
+  });
 });

@@ -5,6 +5,7 @@ import type { DefinitionRow } from '../../src/modules/definitions/definitions.ta
 import { createProjectsService } from '../../src/modules/projects/projects.service.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
+import { createSecretBox, EncryptionKey } from '../../src/shared/secret-box.js';
 
 /** ~700 bytes of published fields, so 20 entries make the ~15 KB page of the issue. */
 function fieldsFor(page: number, i: number) {
@@ -20,7 +21,10 @@ function fieldsFor(page: number, i: number) {
 
 /** A project whose `pages` pages each hold `perPage` published entries, written straight to the tables. */
 export async function seedProject(db: Db, name: string, pages: number, perPage: number) {
-  const projects = createProjectsService(db, createInProcessChangeBus());
+  const projects = createProjectsService(db, createInProcessChangeBus(), {
+    allowPrivate: false,
+    secrets: createSecretBox(EncryptionKey.generate()),
+  });
   const { project } = await projects.create({
     name,
     admin: { email: `${newId('usr').toLowerCase()}@bench.example`, password: 'bench password 123' },

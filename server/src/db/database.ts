@@ -2,7 +2,10 @@ import type { Kysely, Transaction } from 'kysely';
 import type { ApiKeyProjectsTable, ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
 import type { LoginFailuresTable, SessionsTable } from '../modules/auth/auth.table.js';
 import type { ContentEntriesTable, EntryHistoryTable } from '../modules/content/content.table.js';
-import type { ComponentDefinitionsTable } from '../modules/definitions/definitions.table.js';
+import type {
+  ComponentDefinitionsTable,
+  DefinitionSyncCountsTable,
+} from '../modules/definitions/definitions.table.js';
 import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deploys.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
 import type { MediaDeletionsTable, MediaTable } from '../modules/media/media.table.js';
@@ -24,6 +27,7 @@ export interface Database {
   loginFailures: LoginFailuresTable;
   events: EventsTable;
   componentDefinitions: ComponentDefinitionsTable;
+  definitionSyncCounts: DefinitionSyncCountsTable;
   contentEntries: ContentEntriesTable;
   entryHistory: EntryHistoryTable;
   apiKeys: ApiKeysTable;

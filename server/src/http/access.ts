@@ -40,8 +40,18 @@ export const access = {
   editor: { allow: ['session'], project: true, role: 'editor' },
   /** An editor or admin editing content from the site: session plus the site's publishable key. */
   editorWithSiteKey: { allow: ['session'], project: true, role: 'editor', requireSiteKey: true },
-  /** The site itself: publishable key (definitions sync). */
-  siteKey: { allow: ['publishableKey', 'secretKey'], project: true, secretAccess: 'read' },
+  /**
+   * Definitions sync (contract §11): the site's publishable key (bounded by the project's
+   * definitionSync mode), or a member's session or a write secret key (may change everything). A
+   * session sent beside the key counts, so it must then be a member of the key's project.
+   */
+  definitionsSync: {
+    allow: ['publishableKey', 'session', 'secretKey'],
+    project: true,
+    role: 'editor',
+    optionalSession: true,
+    secretAccess: 'write',
+  },
   /** Published reads by the site or a server; a member's session adds drafts (content, snapshot). */
   siteRead: {
     allow: ['publishableKey', 'secretKey'],

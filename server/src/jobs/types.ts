@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/database.js';
 import type { HookClient } from '../shared/hook-http.js';
+import type { SecretBox } from '../shared/secret-box.js';
 import type { AttemptColumns, AttemptResult } from './attempts.js';
 
 export interface WorkerLog {
@@ -17,6 +18,8 @@ export interface JobContext {
   config: Config;
   log: WorkerLog;
   client: HookClient;
+  /** Opens the webhook and deploy-hook secrets stored sealed. */
+  secrets: SecretBox;
   snapshotVersion: SnapshotVersionOf;
 }
 

@@ -2,6 +2,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { claimDueAttempts } from '../db/dialect/claim.js';
 import { createHookClient } from '../shared/hook-http.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { openSecretBox } from '../shared/secret-keys.js';
 import { isoAt } from '../shared/time.js';
 import { type AttemptColumns, type AttemptResult, failedAttempt } from './attempts.js';
 import { attemptJobs, snapshotVersionOf, sweepJobs } from './handlers.js';
@@ -12,6 +14,11 @@ export interface WorkerOptions {
   db: Db;
   config: Config;
   log: WorkerLog;
+  /**
+   * Opens stored secrets. Entry points pass the box they checked at start (src/secrets-at-rest.ts);
+   * without one, the worker opens the configured key itself (CMS_ENCRYPTION_KEY or the key file).
+   */
+  secrets?: SecretBox;
 }
 
 export interface Worker {
@@ -48,6 +55,7 @@ export function startWorker(options: WorkerOptions): Worker {
     config,
     log,
     client,
+    secrets: options.secrets ?? openSecretBox(config).box,
     snapshotVersion: snapshotVersionOf,
   };
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { openSecretBox } from '../../src/shared/secret-keys.js';
 import { describeEachDb } from '../helpers/app.js';
 import { bearer, call, login, newMember, newProject, PASSWORD, uniqueEmail } from '../helpers/factories.js';
 
@@ -27,6 +28,7 @@ describeEachDb('projects', (ctx) => {
         cdnUrl: null,
         deployHooks: [],
         bakeEnabled: true,
+        definitionSync: 'additive',
         createdAt: 'x',
         updatedAt: 'x',
       },
@@ -201,7 +203,10 @@ describeEachDb('projects', (ctx) => {
       .selectAll()
       .where('projectId', '=', project.id)
       .execute();
-    assert.equal(stored.find((h) => h.id === 'gh')?.secret, 'ghp_token');
+    // Kept as it was: sealed at rest, never in clear (test/modules/secrets-at-rest.test.ts).
+    const sealed = stored.find((h) => h.id === 'gh')?.secret ?? '';
+    assert.match(sealed, /^enc1:/);
+    assert.equal(openSecretBox(ctx.config).box.open(sealed), 'ghp_token');
 
     const dup = await patch({
       deployHooks: [

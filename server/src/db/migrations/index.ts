@@ -5,6 +5,7 @@ import * as m0003 from './0003_content.js';
 import * as m0004 from './0004_media.js';
 import * as m0005 from './0005_webhooks.js';
 import * as m0006 from './0006_keys_objects.js';
+import * as m0007 from './0007_definition_sync_secrets.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_media': m0004,
   '0005_webhooks': m0005,
   '0006_keys_objects': m0006,
+  '0007_definition_sync_secrets': m0007,
 };

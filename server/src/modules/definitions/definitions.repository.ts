@@ -47,3 +47,30 @@ export async function upsertDefinitions(db: DbOrTx, rows: DefinitionRow[]): Prom
     )
     .execute();
 }
+
+/**
+ * Counts one publishable-key sync in the project's window and returns the window's count: one
+ * atomic upsert, so instances sharing the database never both see room for the last sync.
+ */
+export async function countSync(db: DbOrTx, projectId: string, windowStart: string): Promise<number> {
+  const row = await db
+    .insertInto('definitionSyncCounts')
+    .values({ projectId, windowStart, count: 1 })
+    .onConflict((oc) =>
+      oc.columns(['projectId', 'windowStart']).doUpdateSet((eb) => ({
+        count: eb(eb.ref('definitionSyncCounts.count'), '+', 1),
+      })),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Drops a project's finished windows (called when it opens a new one). */
+export async function pruneSyncCounts(db: DbOrTx, projectId: string, before: string): Promise<void> {
+  await db
+    .deleteFrom('definitionSyncCounts')
+    .where('projectId', '=', projectId)
+    .where('windowStart', '<', before)
+    .execute();
+}

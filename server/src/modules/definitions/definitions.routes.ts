@@ -3,13 +3,30 @@ import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
-import { Definition, PageParams, SyncBody, SyncResult } from './definitions.schemas.js';
+import {
+  Definition,
+  DryRunResult,
+  PageParams,
+  SyncBody,
+  SyncQuery,
+  SyncResult,
+} from './definitions.schemas.js';
 import type { DefinitionsService } from './definitions.service.js';
 import { LIMITS } from './limits.js';
 
 const tags = ['Definitions'];
 
-const SYNC_DESCRIPTION = `Called by the site's SDK with the publishable key (x-cms-key). Additive and idempotent: each \`(pageId, instanceKey)\` definition is upserted (its \`componentId\` and \`fields\` replaced by the ones sent); definitions not sent are kept; a stub entry (\`fields: {}\`, \`status: "draft"\`) is created only where none exists. An unchanged sync writes nothing.
+const SYNC_DESCRIPTION = `Registers a page's components: each sent \`(pageId, instanceKey)\` definition is upserted, definitions not sent are kept, and a stub entry (\`fields: {}\`, \`status: "draft"\`) is created only where none exists. Idempotent: an unchanged sync writes nothing.
+
+Who may change what (contract §11). The publishable key (x-cms-key) ships in every visitor's browser, so what it may do is the project's \`definitionSync\` setting:
+- \`additive\` (the default): new definitions, and new fields on an existing definition, are taken. A changed \`componentId\`, a changed field \`type\` and a field left out are not: they stay as stored and are listed in \`rejected\` (one item per part), and the answer is still 200.
+- \`locked\`: 403, nothing changes.
+- \`open\`: the sent definitions replace the stored ones (development).
+A member's session (Authorization: Bearer, editor or admin; it counts when sent beside the key too) or a \`write\` secret key (the project chosen as for objects save: x-cms-project-id, or the key's only site) may always change everything; a \`read\` secret key is 403. A changed \`componentId\` reaches the entry, published copy included; a changed field type applies to the next save of the entry.
+
+\`?dryRun=true\` (same credentials) answers \`{ pageId, created, changed: [{ instanceKey, from, to }], rejected }\` and writes nothing.
+
+Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
 
 Field types: \`text\`, \`richtext\`, \`number\`, \`boolean\`, \`image\`, \`url\`, \`json\`; anything else is 400. An instanceKey or field key sent twice in one request is 400.
 
@@ -23,17 +40,26 @@ export const definitionsRoutes =
     app.post(
       '/sync',
       {
-        config: { access: access.siteKey },
+        config: { access: access.definitionsSync },
         schema: {
           tags,
           summary: "Register a page's components and create their stub entries",
           description: SYNC_DESCRIPTION,
+          querystring: SyncQuery,
           body: SyncBody,
-          response: { 200: Envelope(SyncResult), ...errors(400, 401, 403, 409, 413) },
+          response: {
+            200: Envelope(Type.Union([SyncResult, DryRunResult])),
+            ...errors(400, 401, 403, 409, 413, 429),
+          },
         },
       },
       async (request) => ({
-        data: await definitions.sync(projectIdOf(request), request.body.pageId, request.body.components),
+        data: await definitions.sync(projectIdOf(request), {
+          ...request.body,
+          // The publishable key alone is the site; a session beside it, or a secret key, is a member.
+          caller: request.auth.via === 'publishableKey' && !request.auth.session ? 'site' : 'member',
+          dryRun: request.query.dryRun,
+        }),
         error: null,
       }),
     );

@@ -49,14 +49,83 @@ export const SyncBody = Strict(
   { examples: [{ pageId: '/', components: [componentExample] }] },
 );
 
+const Rejected = Type.Array(
+  Type.Object({
+    instanceKey: Type.String(),
+    reason: Type.String({ description: 'What was kept as stored, in one sentence.' }),
+  }),
+  {
+    description:
+      'Parts a publishable-key sync in `additive` mode may not change (a componentId, a field type, a removed field), one item per part; they were left as stored. Empty for every other caller and mode.',
+  },
+);
+const rejectedExample = {
+  instanceKey: 'hero',
+  reason: 'componentId stays "Hero": the publishable key cannot change it to "BigHero".',
+};
+
 export const SyncResult = Type.Object(
   {
     pageId: Type.String(),
     components: Type.Integer({ description: 'How many components the request declared.' }),
     created: Type.Array(Type.String(), { description: 'instanceKeys whose stub entry this call created.' }),
+    rejected: Rejected,
   },
-  { examples: [{ pageId: '/', components: 1, created: ['hero'] }] },
+  { examples: [{ pageId: '/', components: 1, created: ['hero'], rejected: [] }] },
 );
+
+const DefinitionShape = Type.Object({
+  componentId: Type.String(),
+  fields: Type.Array(Type.Object({ key: Type.String(), type: Type.String() })),
+});
+
+export const DryRunResult = Type.Object(
+  {
+    pageId: Type.String(),
+    created: Type.Array(Type.String(), {
+      description: 'instanceKeys of new definitions, which would get a stub entry.',
+    }),
+    changed: Type.Array(
+      Type.Object({
+        instanceKey: Type.String(),
+        from: DefinitionShape,
+        to: DefinitionShape,
+      }),
+      { description: 'Existing definitions the sync would change: as stored, and as they would be.' },
+    ),
+    rejected: Rejected,
+  },
+  {
+    description: 'What the sync would do (`?dryRun=true`); nothing was written.',
+    examples: [
+      {
+        pageId: '/',
+        created: ['footer'],
+        changed: [
+          {
+            instanceKey: 'hero',
+            from: { componentId: 'Hero', fields: [{ key: 'title', type: 'text' }] },
+            to: {
+              componentId: 'Hero',
+              fields: [
+                { key: 'title', type: 'text' },
+                { key: 'image', type: 'image' },
+              ],
+            },
+          },
+        ],
+        rejected: [rejectedExample],
+      },
+    ],
+  },
+);
+
+export const SyncQuery = Strict({
+  dryRun: Type.Boolean({
+    default: false,
+    description: 'true: answer what the sync would do, and write nothing.',
+  }),
+});
 
 export const Definition = Type.Object(
   {

@@ -2,16 +2,34 @@ import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
 import { byCodeUnits } from '../../shared/canonical.js';
-import { AppError, type FieldProblem, validationFailed } from '../../shared/errors.js';
+import { AppError, type FieldProblem, forbidden, validationFailed } from '../../shared/errors.js';
 import { isoNow } from '../../shared/time.js';
 import * as repo from './definitions.repository.js';
 import type { DefinitionRow } from './definitions.table.js';
 import { LIMITS } from './limits.js';
+import type { SyncLimiter } from './sync-limit.js';
+import {
+  type ComponentInput,
+  type FieldDeclaration,
+  fieldsJson,
+  planSync,
+  type StoredDefinition,
+  type SyncScope,
+} from './sync-plan.js';
 
-export interface ComponentInput {
-  componentId: string;
-  instanceKey: string;
-  fields: { key: string; type: string }[];
+/** What a publishable-key sync may do in a project (the project's `definitionSync`, contract §11). */
+export type SyncMode = 'additive' | 'locked' | 'open';
+
+/**
+ * Who is syncing: `site` is the publishable key (public, so bounded by the project's mode and the
+ * sync limit); `member` is a member's session or a write secret key, which may change everything.
+ */
+export type SyncCaller = 'site' | 'member';
+
+export interface DefinitionsDeps {
+  /** The project's definitionSync mode (owned by the projects module). */
+  modeOf(projectId: string): Promise<SyncMode>;
+  limiter: SyncLimiter;
 }
 
 /**
@@ -67,71 +85,100 @@ function checkDuplicates(components: ComponentInput[]): void {
   if (problems.length > 0) throw validationFailed('The components are not valid.', problems);
 }
 
-/** Stored form of a component's fields: key order fixed, so an identical resend compares equal. */
-const fieldsJson = (c: ComponentInput) => JSON.stringify(c.fields.map((f) => ({ key: f.key, type: f.type })));
+const toStored = (row: DefinitionRow): StoredDefinition => ({
+  instanceKey: row.instanceKey,
+  componentId: row.componentId,
+  fields: JSON.parse(row.fields) as FieldDeclaration[],
+});
 
-/** What must be written: definitions that are new or differ from the stored ones. */
-function diff(stored: DefinitionRow[], components: ComponentInput[]) {
-  const byKey = new Map(stored.map((d) => [d.instanceKey, d]));
-  const changed = components.filter((c) => {
-    const d = byKey.get(c.instanceKey);
-    return !d || d.componentId !== c.componentId || d.fields !== fieldsJson(c);
-  });
-  const added = changed.filter((c) => !byKey.has(c.instanceKey));
-  return { changed, added, byKey };
+export interface SyncRequest {
+  pageId: string;
+  components: ComponentInput[];
+  caller: SyncCaller;
+  dryRun: boolean;
 }
 
-export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryStubs) {
+export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryStubs, deps: DefinitionsDeps) {
+  /** The publishable key's bounds: the project's mode (locked: 403) and the shared sync limit. */
+  async function scopeFor(projectId: string, caller: SyncCaller): Promise<SyncScope> {
+    if (caller === 'member') return 'full';
+    const mode = await deps.modeOf(projectId);
+    if (mode === 'locked') {
+      throw forbidden(
+        "This project's definitions are locked: the publishable key cannot sync them. Sync with a member's session or a write secret key, or set definitionSync to additive.",
+      );
+    }
+    await deps.limiter.hit(projectId);
+    return mode === 'open' ? 'full' : 'additive';
+  }
+
   return {
     /**
-     * Additive and idempotent: upserts each (pageId, instanceKey) and creates a stub entry where none
-     * exists. The SDK may call this on every mount, so an unchanged sync is one read and no write.
+     * Upserts each sent (pageId, instanceKey) definition as far as the caller may change it (see
+     * sync-plan.ts) and creates a stub entry where none exists; definitions not sent are kept. The
+     * SDK may call this on every mount, so an unchanged sync is one read and no write.
      */
-    async sync(projectId: string, pageId: string, components: ComponentInput[]) {
+    async sync(projectId: string, request: SyncRequest) {
+      const { pageId, components } = request;
       checkDuplicates(components);
-      const unchanged = diff(await repo.definitionsOfPage(db, projectId, pageId), components);
-      if (unchanged.changed.length === 0) return { pageId, components: components.length, created: [] };
+      const scope = await scopeFor(projectId, request.caller);
+      const plan = planSync(
+        (await repo.definitionsOfPage(db, projectId, pageId)).map(toStored),
+        components,
+        scope,
+      );
+      if (request.dryRun) {
+        return { pageId, created: plan.created, changed: plan.changed, rejected: plan.rejected };
+      }
+      if (plan.writes.length === 0) {
+        return { pageId, components: components.length, created: [], rejected: plan.rejected };
+      }
 
       return transactionWithChanges(db, bus, async (trx, changed) => {
         // Serialises syncs of one project (PostgreSQL), so two cannot both pass the caps below.
         await lockRow(trx, 'projects', projectId);
-        const stored = await repo.definitionsOfPage(trx, projectId, pageId);
-        const { changed: toWrite, added, byKey } = diff(stored, components);
-        if (stored.length === 0 && (await repo.countPages(trx, projectId)) >= LIMITS.pagesPerProject) {
+        const storedRows = await repo.definitionsOfPage(trx, projectId, pageId);
+        // Planned again under the lock: another sync may have written since the read above.
+        const { writes, rejected } = planSync(storedRows.map(toStored), components, scope);
+        const added = writes.filter((w) => w.isNew).length;
+        if (storedRows.length === 0 && (await repo.countPages(trx, projectId)) >= LIMITS.pagesPerProject) {
           throw limitReached(
             `This project already has ${LIMITS.pagesPerProject} pages, the most it can hold.`,
             LIMITS.pagesPerProject,
           );
         }
-        if (stored.length + added.length > LIMITS.componentsPerPage) {
+        if (storedRows.length + added > LIMITS.componentsPerPage) {
           throw limitReached(
-            `A page holds at most ${LIMITS.componentsPerPage} components; this sync would make ${stored.length + added.length}.`,
+            `A page holds at most ${LIMITS.componentsPerPage} components; this sync would make ${storedRows.length + added}.`,
             LIMITS.componentsPerPage,
           );
         }
         const now = isoNow();
+        const createdAt = new Map(storedRows.map((d) => [d.instanceKey, d.createdAt]));
         await repo.upsertDefinitions(
           trx,
-          toWrite.map((c) => ({
+          writes.map((w) => ({
             projectId,
             pageId,
-            instanceKey: c.instanceKey,
-            componentId: c.componentId,
-            fields: fieldsJson(c),
-            createdAt: byKey.get(c.instanceKey)?.createdAt ?? now,
+            instanceKey: w.instanceKey,
+            componentId: w.componentId,
+            fields: fieldsJson(w.fields),
+            createdAt: createdAt.get(w.instanceKey) ?? now,
             updatedAt: now,
           })),
         );
-        const created = await entries.create(trx, { projectId, pageId }, toWrite, now);
+        const created = await entries.create(trx, { projectId, pageId }, writes, now);
         // A live entry whose component changed shows differently to visitors: drop the cached page.
+        // Only a full sync gets here with a new componentId; an additive one keeps the stored one.
+        const priorComponent = new Map(storedRows.map((d) => [d.instanceKey, d.componentId]));
         let liveChanged = false;
-        for (const c of toWrite) {
-          const prior = byKey.get(c.instanceKey);
-          if (!prior || prior.componentId === c.componentId) continue;
+        for (const w of writes) {
+          const prior = priorComponent.get(w.instanceKey);
+          if (prior === undefined || prior === w.componentId) continue;
           const { live } = await entries.changeComponent(
             trx,
-            { projectId, pageId, instanceKey: c.instanceKey },
-            c.componentId,
+            { projectId, pageId, instanceKey: w.instanceKey },
+            w.componentId,
             now,
           );
           liveChanged ||= live;
@@ -145,6 +192,7 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
           pageId,
           components: components.length,
           created: components.map((c) => c.instanceKey).filter((k) => createdSet.has(k)),
+          rejected,
         };
       });
     },

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import { failedAttempt, freshAttempt } from '../../jobs/attempts.js';
 import type { AttemptJob, SweepJob } from '../../jobs/types.js';
 import { newId } from '../../shared/ids.js';
+import { SecretBoxError } from '../../shared/secret-box.js';
 import { isoAt } from '../../shared/time.js';
 import { signatureHeaders } from '../../shared/webhook-signing.js';
 import { DEPLOY_TRIGGERS, type EventType } from '../events/event-types.js';
@@ -68,16 +69,25 @@ export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
   table: 'deploys',
   // Deploy calls are few (one per hook per debounced burst): each reads its hook when attempted.
   prepare: async () => undefined,
-  async attempt({ db, client, snapshotVersion }, call) {
+  async attempt({ db, client, secrets, snapshotVersion }, call) {
     const hook = await repo.findDeployHook(db, call.projectId, call.hookId);
     if (!hook) return failedAttempt('deploy hook was removed', { final: true });
+    let secret: string | null;
+    try {
+      secret = hook.secret === null ? null : secrets.open(hook.secret);
+    } catch (err) {
+      // Sent nothing; retried on the schedule, so an instance with the right key can send it.
+      if (err instanceof SecretBoxError)
+        return failedAttempt(`deploy hook secret cannot be decrypted: ${err.message}`);
+      throw err;
+    }
     if (hook.type === 'github_repository_dispatch') {
       const version = await snapshotVersion(db, call.projectId);
       return client.post({
         url: hook.url,
         headers: {
           accept: 'application/vnd.github+json',
-          authorization: `Bearer ${hook.secret ?? ''}`,
+          authorization: `Bearer ${secret ?? ''}`,
           'x-github-api-version': '2022-11-28',
         },
         body: JSON.stringify({
@@ -94,7 +104,7 @@ export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
     });
     return client.post({
       url: hook.url,
-      headers: hook.secret ? signatureHeaders(hook.secret, call.id, body) : {},
+      headers: secret ? signatureHeaders(secret, call.id, body) : {},
       body,
     });
   },

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
 import type { Role } from '../users/users.table.js';
-import type { DeployHookRow, ProjectRow } from './projects.table.js';
+import type { DefinitionSyncMode, DeployHookRow, ProjectRow } from './projects.table.js';
 
 export async function insertProject(
   db: DbOrTx,
@@ -32,6 +32,15 @@ export const siteBy = (db: DbOrTx, column: 'apiKey' | 'id', value: string) =>
     .where(column, '=', value)
     .executeTakeFirst();
 
+export async function definitionSyncOf(db: DbOrTx, id: string): Promise<DefinitionSyncMode | null> {
+  const row = await db
+    .selectFrom('projects')
+    .select('definitionSync')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.definitionSync ?? null;
+}
+
 export const projectsOfAccount = (db: DbOrTx, accountId: string): Promise<(ProjectRow & { role: Role })[]> =>
   db
     .selectFrom('memberships')
@@ -45,7 +54,9 @@ export const projectsOfAccount = (db: DbOrTx, accountId: string): Promise<(Proje
 export async function updateProject(
   db: DbOrTx,
   id: string,
-  set: Partial<Pick<ProjectRow, 'name' | 'domains' | 'cdnUrl' | 'bakeEnabled' | 'apiKey'>> & {
+  set: Partial<
+    Pick<ProjectRow, 'name' | 'domains' | 'cdnUrl' | 'bakeEnabled' | 'apiKey' | 'definitionSync'>
+  > & {
     updatedAt: string;
   },
 ): Promise<void> {
@@ -70,4 +81,30 @@ export async function replaceDeployHooks(
 ): Promise<void> {
   await db.deleteFrom('deployHooks').where('projectId', '=', projectId).execute();
   if (hooks.length > 0) await db.insertInto('deployHooks').values(hooks).execute();
+}
+
+/** Deploy-hook secrets not sealed with key `keyId` (in clear, or under an older key). */
+export const deployHookSecretsNotSealedWith = (db: DbOrTx, keyId: string) =>
+  db
+    .selectFrom('deployHooks')
+    .select(['projectId', 'id', 'secret'])
+    .where('secret', 'is not', null)
+    .where('secret', 'not like', `enc1:${keyId}:%`)
+    .execute() as Promise<{ projectId: string; id: string; secret: string }[]>;
+
+/** Compare-and-set: writes `to` only while the hook still holds `from`. */
+export async function replaceDeployHookSecret(
+  db: DbOrTx,
+  key: { projectId: string; id: string },
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('deployHooks')
+    .set({ secret: to })
+    .where('projectId', '=', key.projectId)
+    .where('id', '=', key.id)
+    .where('secret', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -86,7 +86,7 @@ export const projectsRoutes =
           tags,
           summary: 'Update a project',
           description:
-            '`deployHooks` replaces the list. A hook sent without `secret` keeps the stored secret of the hook with the same id; `secret: null` clears it. Secrets are never returned.',
+            '`deployHooks` replaces the list. A hook sent without `secret` keeps the stored secret of the hook with the same id; `secret: null` clears it. Secrets are never returned, and are stored encrypted (AES-256-GCM under CMS_ENCRYPTION_KEY). `definitionSync` (`additive`, `locked`, `open`) bounds what a definitions sync with the publishable key may change; see POST /v1/definitions/sync.',
           params: ProjectParams,
           body: UpdateProjectBody,
           response: { 200: Envelope(Project), ...errors(400, 401, 403, 409) },

@@ -17,9 +17,16 @@ export const projectExample = {
   cdnUrl: null,
   deployHooks: [hookExample],
   bakeEnabled: true,
+  definitionSync: 'additive',
   createdAt: '2026-11-21T09:30:00.000Z',
   updatedAt: '2026-11-21T09:30:00.000Z',
 };
+
+const DefinitionSync = Type.Union([Type.Literal('additive'), Type.Literal('locked'), Type.Literal('open')], {
+  description:
+    'What a definitions sync with the publishable key may do: `additive` (default) adds definitions and fields but never changes a componentId or a field type nor removes a field (those parts are listed in `rejected`); `locked` refuses it (403); `open` lets it change everything (development). Sessions and write secret keys may always change everything.',
+  examples: ['additive'],
+});
 
 const DeployHookType = Type.Union([Type.Literal('generic'), Type.Literal('github_repository_dispatch')]);
 
@@ -44,6 +51,7 @@ export const Project = Type.Object(
     bakeEnabled: Type.Boolean({
       description: 'Server kill-switch for build-time baking, echoed in the snapshot.',
     }),
+    definitionSync: DefinitionSync,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -108,6 +116,7 @@ export const UpdateProjectBody = Strict(
     domains: Type.Optional(Type.Array(Domain, { maxItems: 100 })),
     cdnUrl: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     bakeEnabled: Type.Optional(Type.Boolean()),
+    definitionSync: Type.Optional(DefinitionSync),
     deployHooks: Type.Optional(
       Type.Array(DeployHookInput, { maxItems: 20, description: 'Replaces the list of deploy hooks.' }),
     ),

@@ -5,12 +5,13 @@ import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail, verifyPassword } from '../../shared/passwords.js';
+import type { SecretBox } from '../../shared/secret-box.js';
 import { randomToken } from '../../shared/secrets.js';
 import { isoNow } from '../../shared/time.js';
 import * as users from '../users/users.repository.js';
 import type { Role } from '../users/users.table.js';
 import * as repo from './projects.repository.js';
-import type { DeployHookRow, ProjectRow } from './projects.table.js';
+import type { DefinitionSyncMode, DeployHookRow, ProjectRow } from './projects.table.js';
 
 export type DeployHookType = 'generic' | 'github_repository_dispatch';
 
@@ -29,6 +30,7 @@ export interface Project {
   cdnUrl: string | null;
   deployHooks: DeployHook[];
   bakeEnabled: boolean;
+  definitionSync: DefinitionSyncMode;
   createdAt: string;
   updatedAt: string;
 }
@@ -46,6 +48,7 @@ export interface ProjectPatch {
   domains?: string[];
   cdnUrl?: string | null;
   bakeEnabled?: boolean;
+  definitionSync?: DefinitionSyncMode;
   deployHooks?: DeployHookInput[];
 }
 
@@ -62,6 +65,7 @@ function toProject(row: ProjectRow, hooks: DeployHookRow[]): Project {
       .filter((h) => h.projectId === row.id)
       .map((h) => ({ id: h.id, type: h.type as DeployHookType, url: h.url, hasSecret: h.secret !== null })),
     bakeEnabled: row.bakeEnabled === 1,
+    definitionSync: row.definitionSync,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -76,19 +80,26 @@ function isWebhookSecret(secret: string): boolean {
   return bytes >= 24 && bytes <= 64;
 }
 
-/** Checks a replacement list of deploy hooks and carries stored secrets over to hooks sent without one. */
+/**
+ * Checks a replacement list of deploy hooks and carries stored secrets over to hooks sent without
+ * one. Secrets are checked in clear and stored sealed (src/shared/secret-box.ts); a kept secret
+ * keeps its sealed value as it is.
+ */
 function mergeDeployHooks(
   projectId: string,
   input: DeployHookInput[],
   stored: DeployHookRow[],
   now: string,
+  secrets: SecretBox,
 ): DeployHookRow[] {
   const seen = new Set<string>();
   return input.map((hook, position) => {
     if (seen.has(hook.id)) throw conflict(`Deploy hook id "${hook.id}" is used twice.`);
     seen.add(hook.id);
     const previous = stored.find((h) => h.id === hook.id);
-    const secret = hook.secret === undefined ? (previous?.secret ?? null) : hook.secret;
+    const kept = hook.secret === undefined ? (previous?.secret ?? null) : null;
+    // The kept secret is opened only to check it against a changed type (generic needs whsec_).
+    const secret = hook.secret === undefined ? (kept === null ? null : secrets.open(kept)) : hook.secret;
     const path = `body.deployHooks.${position}.secret`;
     if (hook.type === 'generic' && secret !== null && !isWebhookSecret(secret)) {
       throw validationFailed('A generic deploy hook secret must be a Standard Webhooks secret.', [
@@ -105,7 +116,7 @@ function mergeDeployHooks(
       id: hook.id,
       type: hook.type,
       url: hook.url,
-      secret,
+      secret: kept ?? (secret === null ? null : secrets.seal(secret)),
       position,
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
@@ -126,7 +137,7 @@ async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: bo
 export function createProjectsService(
   db: Db,
   changes: ChangeBus,
-  hookTargets: { allowPrivate: boolean } = { allowPrivate: false },
+  options: { allowPrivate: boolean; secrets: SecretBox },
 ) {
   async function get(projectId: string): Promise<Project> {
     const row = await repo.findProject(db, projectId);
@@ -184,7 +195,7 @@ export function createProjectsService(
 
     async update(projectId: string, patch: ProjectPatch): Promise<Project> {
       // Outbound safety (contract §4): checked before the transaction, as it resolves host names.
-      if (patch.deployHooks) await checkDeployHookTargets(patch.deployHooks, hookTargets.allowPrivate);
+      if (patch.deployHooks) await checkDeployHookTargets(patch.deployHooks, options.allowPrivate);
       await transactionWithChanges(db, changes, async (trx, changed) => {
         await changed(TOPICS.project, projectId);
         const now = isoNow();
@@ -194,13 +205,14 @@ export function createProjectsService(
           ...(patch.domains !== undefined && { domains: JSON.stringify(normalizeDomains(patch.domains)) }),
           ...(patch.cdnUrl !== undefined && { cdnUrl: patch.cdnUrl?.replace(/\/+$/, '') ?? null }),
           ...(patch.bakeEnabled !== undefined && { bakeEnabled: patch.bakeEnabled ? 1 : 0 }),
+          ...(patch.definitionSync !== undefined && { definitionSync: patch.definitionSync }),
         });
         if (patch.deployHooks) {
           const stored = await repo.deployHooksOf(trx, [projectId]);
           await repo.replaceDeployHooks(
             trx,
             projectId,
-            mergeDeployHooks(projectId, patch.deployHooks, stored, now),
+            mergeDeployHooks(projectId, patch.deployHooks, stored, now, options.secrets),
           );
         }
       });
@@ -214,6 +226,13 @@ export function createProjectsService(
         await changed(TOPICS.project, projectId);
       });
       return get(projectId);
+    },
+
+    /** What a publishable-key sync may do in this project (asked by the definitions module). */
+    async definitionSyncOf(projectId: string): Promise<DefinitionSyncMode> {
+      const mode = await repo.definitionSyncOf(db, projectId);
+      if (!mode) throw notFound('Project');
+      return mode;
     },
   };
 }

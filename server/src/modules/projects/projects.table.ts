@@ -1,4 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
+
+/** What a definitions sync with the publishable key may do (contract §11). */
+export type DefinitionSyncMode = 'additive' | 'locked' | 'open';
 
 export interface ProjectsTable {
   id: string;
@@ -9,6 +12,8 @@ export interface ProjectsTable {
   domains: string;
   cdnUrl: string | null;
   bakeEnabled: number;
+  /** A DefinitionSyncMode; the column defaults to `additive`. */
+  definitionSync: Generated<DefinitionSyncMode>;
   createdAt: string;
   updatedAt: string;
 }
@@ -18,7 +23,10 @@ export interface DeployHooksTable {
   id: string;
   type: string;
   url: string;
-  /** Write-only for clients; needed in clear to sign generic calls and authenticate to GitHub. */
+  /**
+   * Write-only for clients; sealed at rest (AES-256-GCM, src/shared/secret-box.ts) because it is
+   * needed in clear to sign generic calls and authenticate to GitHub.
+   */
   secret: string | null;
   position: number;
   createdAt: string;

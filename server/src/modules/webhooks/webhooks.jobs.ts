@@ -4,6 +4,7 @@ import { type AttemptResult, failedAttempt, freshAttempt, isGone } from '../../j
 import type { AttemptJob } from '../../jobs/types.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { newId } from '../../shared/ids.js';
+import { type SecretBox, SecretBoxError } from '../../shared/secret-box.js';
 import { isoAt } from '../../shared/time.js';
 import { signatureHeaders } from '../../shared/webhook-signing.js';
 import type { EventConsumer } from '../events/events.jobs.js';
@@ -37,14 +38,23 @@ export function newDelivery(
  * the next retry), `webhook-id` = the delivery id (the same on every retry and redelivery, for the
  * receiver's de-duplication), a fresh timestamp per attempt (receivers reject stale ones).
  */
-export function sendDelivery(
+export async function sendDelivery(
   client: HookClient,
+  secrets: SecretBox,
   webhook: WebhookRow,
   delivery: DeliveryRow,
 ): Promise<AttemptResult> {
+  let secret: string;
+  try {
+    secret = secrets.open(webhook.secret);
+  } catch (err) {
+    if (err instanceof SecretBoxError)
+      return failedAttempt(`signing secret cannot be decrypted: ${err.message}`);
+    throw err;
+  }
   return client.post({
     url: webhook.url,
-    headers: signatureHeaders(webhook.secret, delivery.id, delivery.payload),
+    headers: signatureHeaders(secret, delivery.id, delivery.payload),
     body: delivery.payload,
   });
 }
@@ -77,11 +87,11 @@ export const deliverWebhooks: AttemptJob<DeliveryRow, Map<string, WebhookRow>> =
     const rows = await repo.webhooksByIds(db, [...new Set(deliveries.map((d) => d.webhookId))]);
     return new Map(rows.map((w) => [w.id, w]));
   },
-  async attempt({ client }, delivery, webhooks) {
+  async attempt({ client, secrets }, delivery, webhooks) {
     const webhook = webhooks.get(delivery.webhookId);
     // Deactivated after the event was dispatched: inactive webhooks receive nothing.
     if (!webhook?.active) return failedAttempt('webhook is inactive', { final: true });
-    return sendDelivery(client, webhook, delivery);
+    return sendDelivery(client, secrets, webhook, delivery);
   },
   onRecorded: (trx, delivery, result) => afterDelivery(trx, delivery.webhookId, result),
 };

@@ -59,6 +59,21 @@ export async function deleteWebhook(db: DbOrTx, projectId: string, id: string): 
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Signing secrets not sealed with key `keyId` (in clear, or under an older key): the start-up sweep's work. */
+export const secretsNotSealedWith = (db: DbOrTx, keyId: string) =>
+  db.selectFrom('webhooks').select(['id', 'secret']).where('secret', 'not like', `enc1:${keyId}:%`).execute();
+
+/** Compare-and-set: writes `to` only while the row still holds `from`. */
+export async function replaceSecret(db: DbOrTx, id: string, from: string, to: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set({ secret: to })
+    .where('id', '=', id)
+    .where('secret', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function insertDeliveries(
   db: DbOrTx,
   rows: Insertable<WebhookDeliveriesTable>[],
@@ -105,6 +120,28 @@ export async function requeueDelivery(db: DbOrTx, id: string, now: string): Prom
     .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Recovery after a receiver outage: every `failed` delivery of one webhook created since `since`
+ * becomes due now, in one statement. Failed rows hold no lease, so none is in flight.
+ */
+export async function requeueFailedSince(
+  db: DbOrTx,
+  projectId: string,
+  webhookId: string,
+  since: string,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('webhookDeliveries')
+    .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
+    .where('projectId', '=', projectId)
+    .where('webhookId', '=', webhookId)
+    .where('status', '=', 'failed')
+    .where('createdAt', '>=', since)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export async function deactivateWebhook(db: DbOrTx, id: string, now: string): Promise<void> {

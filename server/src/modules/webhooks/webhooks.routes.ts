@@ -7,6 +7,8 @@ import {
   CreateWebhookBody,
   Delivery,
   DeliveryParams,
+  RecoverBody,
+  Recovered,
   RotatedSecret,
   UpdateWebhookBody,
   Webhook,
@@ -49,7 +51,7 @@ export const webhooksRoutes =
         schema: {
           tags,
           summary: 'Create a webhook',
-          description: `The signing secret (\`whsec_…\`) is in this response only. \`events\` lists catalog types or "*". ${TARGETS}`,
+          description: `The signing secret (\`whsec_…\`) is in this response only; it is stored encrypted (AES-256-GCM under CMS_ENCRYPTION_KEY). \`events\` lists catalog types or "*". ${TARGETS}`,
           body: CreateWebhookBody,
           response: { 201: Envelope(WebhookWithSecret), ...errors(400, 401, 403) },
         },
@@ -169,6 +171,26 @@ export const webhooksRoutes =
       },
       async (request) => ({
         data: await webhooks.redeliver(projectIdOf(request), request.params.id, request.params.deliveryId),
+        error: null,
+      }),
+    );
+
+    app.post(
+      '/:id/recover',
+      {
+        config: { access: rule },
+        schema: {
+          tags,
+          summary: 'Queue every failed delivery since a time again (after a receiver outage)',
+          description:
+            "Every delivery of this webhook whose status is `failed` and that was created at or after `since` is queued for an immediate new attempt, as redeliver does for one: same delivery id and `webhook-id`, same body, `attemptCount` goes on counting; the worker sends them as capacity allows. Answers `{ requeued }`. `since` must be an ISO time at most 30 days back (a minute of clock skew is tolerated; older is 400 — deliveries are kept CMS_DELIVERY_RETENTION_DAYS anyway). An inactive webhook is 409 (reactivate it first); another project's webhook is 404.",
+          params: WebhookParams,
+          body: RecoverBody,
+          response: { 200: Envelope(Recovered), ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => ({
+        data: await webhooks.recover(projectIdOf(request), request.params.id, request.body.since),
         error: null,
       }),
     );

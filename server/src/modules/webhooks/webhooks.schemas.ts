@@ -109,3 +109,19 @@ export const Delivery = Type.Object(
   },
   { examples: [deliveryExample] },
 );
+
+export const RecoverBody = Strict(
+  {
+    since: Type.String({
+      format: 'date-time',
+      description: 'ISO time, at most 30 days back: failed deliveries created since then are queued again.',
+      examples: ['2026-11-20T00:00:00.000Z'],
+    }),
+  },
+  { examples: [{ since: '2026-11-20T00:00:00.000Z' }] },
+);
+
+export const Recovered = Type.Object(
+  { requeued: Type.Integer({ minimum: 0, description: 'How many failed deliveries were queued again.' }) },
+  { examples: [{ requeued: 42 }] },
+);

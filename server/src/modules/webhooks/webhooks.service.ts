@@ -2,10 +2,11 @@ import type { Db } from '../../db/database.js';
 import { attemptOutcome } from '../../jobs/attempts.js';
 import { recordOutcome } from '../../jobs/queue.js';
 import { decodeCursor } from '../../shared/cursor.js';
-import { notFound, validationFailed } from '../../shared/errors.js';
+import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
+import type { SecretBox } from '../../shared/secret-box.js';
 import { isoAt, isoNow } from '../../shared/time.js';
 import { newWebhookSecret } from '../../shared/webhook-signing.js';
 import { EVENT_TYPES } from '../events/event-types.js';
@@ -41,11 +42,18 @@ export const toDelivery = (row: DeliveryRow) => ({
   ...attemptOutcome(row),
 });
 
+/** How far back `recover` reaches (contract §12): the deliveries log keeps about as much. */
+export const RECOVER_MAX_DAYS = 30;
+/** Clock skew tolerated on `since`, so "exactly 30 days ago" computed by a client is accepted. */
+const RECOVER_SKEW_MS = 60_000;
+
 export interface WebhooksDeps {
   client: HookClient;
   allowPrivateTargets: boolean;
   /** How long a synchronous test ping holds its lease (so the worker leaves it alone). */
   leaseMs: number;
+  /** Seals signing secrets at rest (src/shared/secret-box.ts). */
+  secrets: SecretBox;
 }
 
 export function createWebhooksService(db: Db, deps: WebhooksDeps) {
@@ -73,6 +81,7 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
     async create(projectId: string, input: { url: string; events: string[]; description?: string }) {
       await checkUrl(input.url);
       const now = isoNow();
+      const secret = newWebhookSecret();
       const row: WebhookRow = {
         id: newId('whk'),
         projectId,
@@ -80,12 +89,12 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
         events: JSON.stringify(input.events),
         description: input.description ?? '',
         active: 1,
-        secret: newWebhookSecret(),
+        secret: deps.secrets.seal(secret),
         createdAt: now,
         updatedAt: now,
       };
       await repo.insertWebhook(db, row);
-      return { ...toWebhook(row), secret: row.secret };
+      return { ...toWebhook(row), secret };
     },
 
     async update(
@@ -112,7 +121,8 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
     /** A new secret; every attempt from now on (retries included) is signed with it only. */
     async rotateSecret(projectId: string, id: string): Promise<{ secret: string }> {
       const secret = newWebhookSecret();
-      if (!(await repo.updateWebhook(db, projectId, id, { secret, updatedAt: isoNow() })))
+      const sealed = deps.secrets.seal(secret);
+      if (!(await repo.updateWebhook(db, projectId, id, { secret: sealed, updatedAt: isoNow() })))
         throw notFound('Webhook');
       return { secret };
     },
@@ -135,7 +145,7 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
       const event = { id: newId('evt'), type: 'ping', createdAt: now, data: { projectId, webhookId: id } };
       const delivery = { ...newDelivery(webhook, event, now), lockedUntil: lease } as DeliveryRow;
       await repo.insertDeliveries(db, [delivery]);
-      const result = await sendDelivery(deps.client, webhook, delivery);
+      const result = await sendDelivery(deps.client, deps.secrets, webhook, delivery);
       await db.transaction().execute(async (trx) => {
         await recordOutcome(trx, 'webhookDeliveries', delivery, lease, result, []);
         await afterDelivery(trx, webhook.id, result);
@@ -150,6 +160,26 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
       if (!delivery) throw notFound('Delivery');
       await repo.requeueDelivery(db, delivery.id, isoNow());
       return toDelivery((await repo.findDelivery(db, projectId, id, deliveryId))!);
+    },
+
+    /**
+     * After a receiver outage: queues an immediate new attempt of every `failed` delivery of this
+     * webhook created since `since` (same ids, attemptCount goes on), as redeliver does for one.
+     * An inactive webhook would fail them all again at once, so it is a 409 instead.
+     */
+    async recover(projectId: string, id: string, since: string): Promise<{ requeued: number }> {
+      const nowMs = Date.now();
+      const sinceMs = Date.parse(since);
+      if (sinceMs < nowMs - RECOVER_MAX_DAYS * 86_400_000 - RECOVER_SKEW_MS) {
+        throw validationFailed(`since reaches back at most ${RECOVER_MAX_DAYS} days.`, [
+          { path: 'body.since', message: `must be within the last ${RECOVER_MAX_DAYS} days` },
+        ]);
+      }
+      const webhook = await existing(projectId, id);
+      if (webhook.active !== 1)
+        throw conflict('The webhook is inactive; reactivate it before recovering its deliveries.');
+      const requeued = await repo.requeueFailedSince(db, projectId, id, isoAt(sinceMs), isoAt(nowMs));
+      return { requeued };
     },
   };
 }

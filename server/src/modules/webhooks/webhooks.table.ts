@@ -10,8 +10,9 @@ export interface WebhooksTable {
   description: string;
   active: number;
   /**
-   * The `whsec_…` signing secret. Kept readable (not hashed) because every attempt signs with it —
-   * an HMAC key cannot be a hash; it is never returned after create/rotate and never logged.
+   * The `whsec_…` signing secret, sealed (AES-256-GCM, src/shared/secret-box.ts): not hashed,
+   * because every attempt signs with it — an HMAC key cannot be a hash. Never returned after
+   * create/rotate and never logged.
    */
   secret: string;
   createdAt: string;
