@@ -407,9 +407,15 @@ const ODD_HEADERS: readonly [string, string][] = [
   ['range', 'bytes=5-1'],
   ['range', 'bytes=-999999999999'],
   ['x-forwarded-for', '::1, 10.0.0.1'],
+];
+
+/** Credentials that are not: sent instead of the real ones. */
+const JUNK_CREDENTIALS: readonly [string, string][] = [
   ['authorization', 'Basic Zm9vOmJhcg=='],
   ['authorization', 'Bearer '],
+  ['authorization', 'Bearer nope'],
   ['authorization', `Bearer cms_sk_${'x'.repeat(100)}`],
+  ['authorization', `Bearer ${'x'.repeat(2_000)}`],
   ['x-cms-key', 'cms_pk_nope'],
   ['x-cms-key', ''],
 ];
@@ -417,17 +423,18 @@ const ODD_HEADERS: readonly [string, string][] = [
 export function generate(op: Operation, fx: Fixtures, r: Rng): FuzzRequest {
   const headers: Record<string, string> = {};
   const killer = CREDENTIAL_KILLERS.has(`${op.method} ${op.path}`);
-  if (!killer && r.chance(0.85)) {
+  if (!killer && r.chance(0.9)) {
     // Real credentials, so requests get past authentication and reach validation.
-    const creds = r.chance(0.2) ? [r.pick(['session', 'publishableKey', 'secretKey'])] : op.credentials;
+    const creds = r.chance(0.1) ? [r.pick(['session', 'publishableKey', 'secretKey'])] : op.credentials;
     for (const c of creds) {
       if (c === 'session') headers.authorization = `Bearer ${fx.session}`;
       if (c === 'secretKey') headers.authorization = `Bearer ${fx.secretKey}`;
       if (c === 'publishableKey') headers['x-cms-key'] = fx.publishableKey;
     }
     if (creds.includes('secretKey') || r.chance(0.2)) headers['x-cms-project-id'] = fx.projectId;
-  } else if (r.chance(0.5)) {
-    headers.authorization = `Bearer ${r.pick(['nope', 'cms_sk_nope', '', 'x'.repeat(2_000)])}`;
+  } else if (r.chance(0.7)) {
+    const [name, value] = r.pick(JUNK_CREDENTIALS);
+    headers[name] = value;
   }
   const extraHeaders = r.int(3);
   for (let i = 0; i < extraHeaders; i++) {
