@@ -8,6 +8,7 @@ import { createChangeBus } from './db/dialect/change-bus.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/framing.js';
 import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
@@ -82,6 +83,9 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     requestIdHeader: false,
     genReqId: requestId,
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', (request, reply, done) => {

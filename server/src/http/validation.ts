@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { installInputTextRule } from './input-text.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -9,6 +10,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  * Two validators. Query strings and path parameters arrive as text, so they are coerced
  * ("50" -> 50). JSON bodies are not: `{"name": 42}` for a string is the caller's bug and gets a 400,
  * not a silent "42". Both report every failing path and reject unknown properties (no silent drop).
+ * Before either, one rule for all text: no NUL, no unpaired surrogate, bounded nesting (input-text.ts).
  */
 export function installValidation(app: FastifyInstance): void {
   const base = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
@@ -17,4 +19,5 @@ export function installValidation(app: FastifyInstance): void {
   addFormats(body);
   addFormats(text);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
+  installInputTextRule(app);
 }

@@ -1,22 +1,25 @@
 /**
  * The one error type the service throws on purpose. Its `code` is a closed union (contract §1), so a
- * client can branch on it; the error handler turns it into the `{ data: null, error }` envelope.
+ * client can branch on it; the error handler turns it into the `{ data: null, error }` envelope. The
+ * union is also a value, so tests can check every answer's code against it.
  */
-export type ErrorCode =
-  | 'invalid_json'
-  | 'validation_failed'
-  | 'project_required'
-  | 'unauthorized'
-  | 'invalid_credentials'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'precondition_failed'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'internal_error'
-  | 'unavailable';
+export const ERROR_CODES = [
+  'invalid_json',
+  'validation_failed',
+  'project_required',
+  'unauthorized',
+  'invalid_credentials',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'precondition_failed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
+  'unavailable',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class AppError extends Error {
   constructor(

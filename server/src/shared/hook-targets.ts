@@ -1,64 +1,43 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Outbound safety (SSRF) for webhook and deploy hook URLs (contract §4). A hook URL is refused when
  * it is not http(s) or when its host is, or resolves to, an address a hosted service must never
- * call on a customer's behalf: loopback, private, CGNAT, link-local (cloud metadata lives at
- * 169.254.169.254), multicast, unspecified, broadcast/reserved, and their IPv6 equivalents. An
- * IPv4-mapped IPv6 address (::ffff:127.0.0.1, however it is spelled) is judged as the IPv4 address.
+ * call on a customer's behalf.
+ *
+ * The rule is an allow-list: only addresses that ipaddr.js classifies as `unicast` (IPv6: inside
+ * the global unicast block 2000::/3 as well) are called. Everything with a special range is
+ * refused: loopback, private, CGNAT, link-local (cloud metadata lives at 169.254.169.254),
+ * multicast, unspecified, broadcast, reserved, benchmarking, the documentation ranges, and IPv6
+ * forms that embed or translate to IPv4 (6to4 2002::/16, Teredo 2001::/32, NAT64 64:ff9b::/96,
+ * SIIT ::ffff:0:0/96), since they can lead back into private IPv4 space through a relay. An
+ * IPv4-mapped address (::ffff:a.b.c.d, however spelled) is a plain IPv4 connection in Node, so it
+ * is judged as that IPv4 address. Hand-written range tables missed several of these (issue 10);
+ * ipaddr.js keeps the IANA special-purpose registries for us.
  *
  * The address that passed the check is the one connected to (see hook-http.ts): resolving again at
  * connect time would let a DNS answer change in between (DNS rebinding).
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network", unspecified
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, includes broadcast 255.255.255.255
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 96], // unspecified, loopback ::1, deprecated IPv4-compatible
-  ['64:ff9b::', 96], // NAT64: reaches IPv4 space through a translator
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // deprecated site-local
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
+const globalUnicastV6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:xxxx), else null. */
-function unmapIPv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
-  if (dotted?.[1]) return dotted[1];
-  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex?.[1] && hex[2]) {
-    const hi = Number.parseInt(hex[1], 16);
-    const lo = Number.parseInt(hex[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return null;
-}
-
-/** True when an IP literal is in a refused range. */
+/** True when an IP literal is in a refused range (or is not an IP literal at all). */
 export function isBlockedAddress(address: string): boolean {
-  if (isIPv4(address)) return blocked.check(address, 'ipv4');
-  if (!isIPv6(address)) return true; // not an address at all: refuse rather than guess
-  const mapped = unmapIPv4(address);
-  if (mapped) return blocked.check(mapped, 'ipv4');
-  return blocked.check(address, 'ipv6');
+  // ipaddr.js also reads legacy IPv4 spellings (0x7f.1); only the forms Node itself connects to count.
+  if (!isIPv4(address) && !isIPv6(address)) return true;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return true; // not an address at all: refuse rather than guess
+  }
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() !== 'unicast';
+    return v6.range() !== 'unicast' || !v6.match(globalUnicastV6);
+  }
+  return parsed.range() !== 'unicast';
 }
 
 export type VettedTarget =

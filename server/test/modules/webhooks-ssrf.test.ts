@@ -29,6 +29,22 @@ it('classifies addresses: private, loopback, link-local, CGNAT, multicast and ma
     '::ffff:a9fe:a9fe',
     '0:0:0:0:0:ffff:10.0.0.1',
     '64:ff9b::a00:1',
+    // Issue 10: embedded or translated IPv4, tunnels and documentation ranges.
+    '::ffff:0:7f00:1', // SIIT (RFC 6145) form of 127.0.0.1
+    '2002:7f00:1::', // 6to4 wrapping 127.0.0.1
+    '2002:a00:1::1', // 6to4 wrapping 10.0.0.1
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    '64:ff9b:1::a00:1', // local-use NAT64 (RFC 8215)
+    '::7f00:1', // deprecated IPv4-compatible
+    '192.0.2.1', // TEST-NET-1
+    '198.51.100.7', // TEST-NET-2
+    '203.0.113.9', // TEST-NET-3
+    '198.18.0.1', // benchmarking
+    '2001:db8::1', // IPv6 documentation
+    '3fff::1', // IPv6 documentation (RFC 9637)
+    '100::1', // discard-only
+    'fec0::1', // deprecated site-local
+    '0x7f.1', // not an address Node connects to as written
   ]) {
     assert.equal(isBlockedAddress(address), true, address);
   }
@@ -72,6 +88,11 @@ describeEachDb(
       'http://[fd00::1]/hook',
       'http://[fe80::1]/hook',
       'http://224.0.0.1/hook',
+      'http://[::ffff:0:7f00:1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+      'http://192.0.2.1/hook',
+      'http://[2001:db8::1]/hook',
     ];
 
     it('refuses private and loopback targets at save (400), for webhooks and deploy hooks', async () => {

@@ -20,6 +20,40 @@ export async function lockRow(trx: Kysely<any>, table: string, id: string): Prom
 }
 
 /**
+ * Runs `fn` in a write transaction that no other transaction holding the same `key` overlaps, on
+ * any instance: a check-then-write (count, then insert) that must not race. PostgreSQL: a
+ * transaction-level advisory lock on a 64-bit hash of the key (a hash collision only serialises two
+ * unrelated keys). SQLite: BEGIN IMMEDIATE takes the database's single write lock before the first
+ * read, so the count cannot be stale; Kysely's `transaction()` would issue a deferred BEGIN, whose
+ * read snapshot could predate another process's commit. Rejected: SELECT … FOR UPDATE, which locks
+ * only rows that exist and so cannot guard a count that starts at zero.
+ */
+export async function serializedOn<T>(
+  db: Kysely<any>,
+  key: string,
+  fn: (trx: Kysely<any>) => Promise<T>,
+): Promise<T> {
+  if (dialectOf(db) === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+      return fn(trx);
+    });
+  }
+  // One connection, held (Kysely's SQLite driver lends it to one caller at a time) until commit.
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (err) {
+      await sql`rollback`.execute(conn);
+      throw err;
+    }
+  });
+}
+
+/**
  * Leave `percent` of each page free for updates (PostgreSQL's fillfactor), so a row rewritten with
  * the same key can stay on its page (a HOT update: no index change). SQLite has no such setting.
  */

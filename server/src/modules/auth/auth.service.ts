@@ -53,12 +53,12 @@ export function createAuthService(db: Db, limiter: LoginLimiter, sessionTtlSecon
 
     async login(input: { email: string; password: string }, ip: string) {
       const email = normalizeEmail(input.email);
-      await limiter.check(ip, email);
+      await limiter.reserve(ip, email);
       const account = await users.findAccountByEmail(db, email);
       // Unknown email and wrong password take the same path and the same time (one argon2 verify).
       const ok = await verifyPassword(account?.passwordHash ?? null, input.password);
       if (!account || !ok) {
-        await limiter.fail(ip, email);
+        await limiter.fail();
         throw invalidCredentials();
       }
       await limiter.succeed(ip, email);

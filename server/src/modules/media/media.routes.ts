@@ -4,9 +4,10 @@ import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Deleted, Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
-import { unsupportedMediaType, validationFailed } from '../../shared/errors.js';
+import { AppError, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
 import { Media, MediaParams, UploadBody } from './media.schemas.js';
 import type { MediaService } from './media.service.js';
+import { malformedForm } from './media.staging.js';
 
 const tags = ['Media'];
 
@@ -48,7 +49,12 @@ export const mediaRoutes =
         if (!request.isMultipart()) {
           throw unsupportedMediaType('Send the image as multipart/form-data with a part named "file".');
         }
-        const part = await request.file();
+        const part = await request.file().catch((err: { statusCode?: number }) => {
+          // @fastify/multipart's own limits are 4xx already (413); busboy's parse errors (no or
+          // over-long boundary, truncated body, bad part headers) are plain Errors: the client's form.
+          if (err instanceof AppError || (err.statusCode && err.statusCode < 500)) throw err;
+          throw malformedForm();
+        });
         if (part?.fieldname !== 'file') {
           throw validationFailed('The form needs one file part named "file".', [
             { path: 'body.file', message: 'is required' },

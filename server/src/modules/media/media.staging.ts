@@ -64,18 +64,35 @@ export async function stageStream(source: Readable, target: string, maxBytes: nu
       done(null, chunk);
     },
   });
+  // An error of the source itself is the client's body (a truncated or malformed multipart form:
+  // a 400); an error of the disk is ours (a 500). The source may have failed before it got here
+  // (the whole body had arrived), so its `errored` counts as well as a later 'error' event.
+  let sourceError: unknown = source.errored;
+  source.once('error', (err) => {
+    sourceError = err;
+  });
   try {
     await pipeline(source, meter, createWriteStream(target, { flags: 'wx' }));
   } catch (err) {
     if (err instanceof TooLarge || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw tooLarge(maxBytes);
     }
+    if (err === sourceError) throw malformedForm();
     throw err;
   }
   // busboy stops at the limit and marks the stream truncated instead of failing it.
   if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge(maxBytes);
   return { size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
 }
+
+/** The multipart body cannot be read to its end (busboy's errors: truncated, bad boundary, bad headers). */
+export const malformedForm = () =>
+  validationFailed('The request body is not valid multipart/form-data.', [
+    {
+      path: 'body',
+      message: 'is not valid multipart/form-data (check the boundary and that the body is complete)',
+    },
+  ]);
 
 const tooLarge = (maxBytes: number) =>
   payloadTooLarge(`The file is larger than the upload limit of ${maxBytes} bytes.`);
