@@ -68,11 +68,19 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   let revalidate: Revalidator = () => false;
   const app = Fastify({
     serverFactory: (handler) => {
-      const server = createServer((req, res) => {
-        if (!revalidate(req, res)) handler(req, res);
-      });
-      server.keepAliveTimeout = 72_000; // Fastify's own defaults, which it sets only on servers it makes
-      server.requestTimeout = 0;
+      // A client gets headersTimeoutMs for its headers and requestTimeoutMs for the whole request,
+      // body and uploads included; then Node answers 408 and closes the socket. Without them a few
+      // hundred connections that trickle a request in could hold sockets open indefinitely. Expiry is
+      // checked every connectionsCheckingInterval (Node's default 30 s would stretch short limits).
+      const server = createServer(
+        { connectionsCheckingInterval: Math.min(config.headersTimeoutMs / 2, 5_000) },
+        (req, res) => {
+          if (!revalidate(req, res)) handler(req, res);
+        },
+      );
+      server.keepAliveTimeout = 72_000; // Fastify's own default, which it sets only on servers it makes
+      server.headersTimeout = config.headersTimeoutMs;
+      server.requestTimeout = config.requestTimeoutMs;
       return server;
     },
     logger: logging.logger,

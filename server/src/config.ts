@@ -18,6 +18,9 @@ export interface Config {
   readonly sessionTtlSeconds: number;
   readonly mediaMaxBytes: number;
   readonly bodyLimitBytes: number;
+  /** Time a client has to send a request's headers, and the whole request (body included). */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
   readonly webhookTimeoutMs: number;
   readonly webhookRetryScheduleMs: readonly number[];
   readonly deployDebounceMs: number;
@@ -131,6 +134,8 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlSeconds: int('CMS_SESSION_TTL_SECONDS', 604800, 60),
     mediaMaxBytes: int('CMS_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1),
     bodyLimitBytes: int('CMS_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024),
+    headersTimeoutMs: int('CMS_HEADERS_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    requestTimeoutMs: int('CMS_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),
     webhookTimeoutMs,
     webhookRetryScheduleMs,
     deployDebounceMs: int('CMS_DEPLOY_DEBOUNCE_MS', 10000, 0),
@@ -150,6 +155,9 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (config.workerLeaseMs <= config.webhookTimeoutMs) {
     problems.push('CMS_WORKER_LEASE_MS must be longer than CMS_WEBHOOK_TIMEOUT_MS');
+  }
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push('CMS_HEADERS_TIMEOUT_MS must not be longer than CMS_REQUEST_TIMEOUT_MS');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

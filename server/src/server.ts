@@ -2,11 +2,23 @@ import { buildApp } from './app.js';
 import { type Config, loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { lockSqliteDatabase } from './db/sqlite-lock.js';
 import { startWorker, type Worker } from './jobs/worker.js';
 import { exitOnStartupError } from './shared/startup-errors.js';
 
 /** Starts Folio: config, database and migrations, HTTP; stops cleanly on SIGTERM/SIGINT. */
 async function main(config: Config): Promise<void> {
+  // One server per SQLite file (its caches are not shared); the stand-alone worker may run beside it.
+  const file =
+    config.database.kind === 'sqlite' && config.database.file !== ':memory:' ? config.database.file : null;
+  const lock = file ? lockSqliteDatabase(file) : undefined;
+  if (lock === null) {
+    process.stderr.write(
+      `Folio is already running on ${file} (another server holds ${file}.lock); one server per SQLite database, use PostgreSQL for several.\n`,
+    );
+    process.exit(1);
+  }
+
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
   const app = await buildApp({ config, database });
@@ -26,6 +38,7 @@ async function main(config: Config): Promise<void> {
     await app.close();
     await worker?.stop();
     await database.close();
+    lock?.release();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -12,6 +12,8 @@ describe('config', () => {
     assert.equal(config.sessionTtlSeconds, 604800);
     assert.equal(config.mediaMaxBytes, 10485760);
     assert.equal(config.bodyLimitBytes, 5242880);
+    assert.equal(config.headersTimeoutMs, 30000);
+    assert.equal(config.requestTimeoutMs, 120000);
     assert.equal(config.webhookTimeoutMs, 15000);
     assert.equal(config.webhookRetryScheduleMs.length, 9);
     assert.equal(config.deployDebounceMs, 10000);

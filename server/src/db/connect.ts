@@ -23,8 +23,14 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   const plugins = [new CamelCasePlugin()];
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5000 });
-    // An idle client that loses its server emits 'error'; without a listener that kills the process.
+    // A client that loses its server (restart, failover, pg_terminate_backend) emits 'error'; an
+    // 'error' event without a listener kills the process. The pool listens only while a client is
+    // idle (and re-emits on the pool, hence the first listener); while a client is checked out
+    // nobody does, so every client gets its own listener for life. Nothing is lost by ignoring the
+    // event: the query in flight fails with the same error (mapped to 503 by the error handler), and
+    // the pool discards the broken client when it is released.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     return {
       db,

@@ -1,11 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { fromConstraint } from '../db/dialect/constraints.js';
-import { AppError, type ErrorCode, type FieldProblem } from '../shared/errors.js';
+import { isDatabaseUnavailable } from '../db/dialect/unavailable.js';
+import { AppError, type ErrorCode, type FieldProblem, unavailable } from '../shared/errors.js';
 
 /**
  * One place that turns every failure into the contract's envelope: our AppErrors, Fastify's own
- * errors (schema validation, bad JSON, body limits, content types, unknown routes) and anything
- * unexpected (500 with no internals; the cause is logged with the request id).
+ * errors (schema validation, bad JSON, body limits, content types, unknown routes), a database that
+ * cannot be reached (503 unavailable, src/db/dialect/unavailable.ts) and anything unexpected (500
+ * with no internals; the cause is logged with the request id).
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
@@ -20,6 +22,14 @@ export function installErrorHandling(app: FastifyInstance): void {
       return send(reply, 400, 'validation_failed', 'The request is not valid.', details);
     }
     const status = (err as FastifyError).statusCode ?? 500;
+    if (status >= 500 && isDatabaseUnavailable(err)) {
+      // Not our bug: the database dropped or refused the connection (restart, failover, overload).
+      // One line without the stack; the client retries after Retry-After.
+      request.log.warn({ error: (err as Error).message }, 'database unavailable');
+      const answer = unavailable();
+      reply.headers(answer.headers ?? {});
+      return send(reply, answer.statusCode, answer.code, answer.message);
+    }
     if (status >= 500) {
       request.log.error({ err }, 'unhandled error');
       return send(reply, 500, 'internal_error', 'Something went wrong on our side.', {

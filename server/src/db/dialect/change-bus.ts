@@ -15,8 +15,8 @@ import type { DatabaseConfig } from '../../config.js';
  * and a TTL (stale reads for its length).
  *
  * SQLite: one process owns the file, so delivery is in-process only (`notify` is a no-op; the writer
- * calls `deliverLocal` after its commit). Several processes on one SQLite file are not supported for
- * caching; use PostgreSQL to run more than one instance.
+ * calls `deliverLocal` after its commit). A second server on one SQLite file is refused at start
+ * (src/db/sqlite-lock.ts); use PostgreSQL to run more than one instance.
  *
  * In both dialects the writer also calls `deliverLocal` right after its commit, so its own next read
  * sees its write without waiting for the notification round trip (read-your-writes).
