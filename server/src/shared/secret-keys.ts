@@ -45,12 +45,29 @@ export function loadOrCreateKeyFile(dataDir: string): { key: EncryptionKey; crea
     linkSync(temp, path);
     return { key, created: true };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') {
+      // A file system without hard links: an exclusive create still lets only one process win.
+      return createExclusively(path, key);
+    }
+    if (code !== 'EEXIST') throw err;
     const winner = readKeyFile(path);
     if (!winner) throw new Error(`${path} appeared while starting but holds no key`);
     return { key: winner, created: false };
   } finally {
     unlinkSync(temp);
+  }
+}
+
+function createExclusively(path: string, key: EncryptionKey): { key: EncryptionKey; created: boolean } {
+  try {
+    writeFileSync(path, `${key.exportBase64()}\n`, { mode: 0o600, flag: 'wx' });
+    return { key, created: true };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const winner = readKeyFile(path);
+    if (!winner) throw new Error(`${path} appeared while starting but holds no key`);
+    return { key: winner, created: false };
   }
 }
 
