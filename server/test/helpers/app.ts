@@ -22,11 +22,22 @@ export interface TestAppOptions {
   logStream?: DestinationStream;
 }
 
+// A data directory of this test process's own: an app writes its key file there (never into /tmp itself).
+let defaultDataDir: string | undefined;
+function processDataDir(): string {
+  if (!defaultDataDir) {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-test-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    defaultDataDir = dir;
+  }
+  return defaultDataDir;
+}
+
 /** A Config as the server would parse it, with test defaults (quiet logs, a temp data dir). */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     LOG_LEVEL: 'silent',
-    CMS_DATA_DIR: env.CMS_DATA_DIR ?? tmpdir(),
+    CMS_DATA_DIR: env.CMS_DATA_DIR ?? processDataDir(),
     // Suites create many projects from one address; the limit itself has its own test.
     CMS_PROJECT_CREATE_LIMIT_PER_HOUR: '100000',
     ...env,
