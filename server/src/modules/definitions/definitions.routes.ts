@@ -3,11 +3,18 @@ import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { AppError } from '../../shared/errors.js';
 import { Definition, PageParams, SyncBody, SyncResult } from './definitions.schemas.js';
 import type { DefinitionsService } from './definitions.service.js';
 import { LIMITS } from './limits.js';
 
 const tags = ['Definitions'];
+const PAGE_LIMIT = new AppError(
+  'conflict',
+  409,
+  `A page can hold at most ${LIMITS.componentsPerPage} components.`,
+  { limit: LIMITS.componentsPerPage },
+);
 
 const SYNC_DESCRIPTION = `Called by the site's SDK with the publishable key (x-cms-key). Additive and idempotent: each \`(pageId, instanceKey)\` definition is upserted (its \`componentId\` and \`fields\` replaced by the ones sent); definitions not sent are kept; a stub entry (\`fields: {}\`, \`status: "draft"\`) is created only where none exists. An unchanged sync writes nothing.
 
@@ -26,10 +33,11 @@ export const definitionsRoutes =
         config: { access: access.siteKey },
         schema: {
           tags,
+          operationId: 'syncDefinitions',
           summary: "Register a page's components and create their stub entries",
           description: SYNC_DESCRIPTION,
           body: SyncBody,
-          response: { 200: Envelope(SyncResult), ...errors(400, 401, 403, 409, 413) },
+          response: { 200: Envelope(SyncResult), ...errors(400, PAGE_LIMIT) },
         },
       },
       async (request) => ({
@@ -44,6 +52,7 @@ export const definitionsRoutes =
         config: { access: access.member },
         schema: {
           tags,
+          operationId: 'listDefinitions',
           summary: 'Component definitions of a page (for the dashboard)',
           description:
             'The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list.',

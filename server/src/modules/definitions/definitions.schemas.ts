@@ -46,7 +46,7 @@ export const SyncBody = Strict(
       { maxItems: LIMITS.componentsPerSync },
     ),
   },
-  { examples: [{ pageId: '/', components: [componentExample] }] },
+  { title: 'SyncBody', examples: [{ pageId: '/', components: [componentExample] }] },
 );
 
 export const SyncResult = Type.Object(
@@ -55,7 +55,7 @@ export const SyncResult = Type.Object(
     components: Type.Integer({ description: 'How many components the request declared.' }),
     created: Type.Array(Type.String(), { description: 'instanceKeys whose stub entry this call created.' }),
   },
-  { examples: [{ pageId: '/', components: 1, created: ['hero'] }] },
+  { title: 'SyncResult', examples: [{ pageId: '/', components: 1, created: ['hero'] }] },
 );
 
 export const Definition = Type.Object(
@@ -65,7 +65,7 @@ export const Definition = Type.Object(
     fields: Type.Array(Type.Object({ key: Type.String(), type: Type.String() })),
     updatedAt: Timestamp,
   },
-  { examples: [{ ...componentExample, updatedAt: '2026-11-21T09:30:00.000Z' }] },
+  { title: 'Definition', examples: [{ ...componentExample, updatedAt: '2026-11-21T09:30:00.000Z' }] },
 );
 
 export const PageParams = Strict({ pageId: PageId });
