@@ -2,6 +2,7 @@ import createClient, { type FetchResponse, type MaybeOptionalInit, type Middlewa
 import type { HttpMethod, MediaType, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import type { paths } from './openapi.js';
 import { type FolioResult, toResult } from './result.js';
+import { revalidationCache } from './revalidate.js';
 
 /**
  * A thin layer over openapi-fetch: the same typed methods (`GET('/v1/users')`, paths and parameters
@@ -29,6 +30,11 @@ export interface FolioClientOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** Headers sent with every request (e.g. a user agent). */
   headers?: Record<string, string>;
+  /**
+   * Keep GET answers that carry an ETag and revalidate them with If-None-Match (src/revalidate.ts);
+   * a 304 then answers the kept copy. Off by default.
+   */
+  revalidate?: boolean | { maxEntries: number };
 }
 
 // openapi-fetch's own parameter rule (kept private there): the init argument is optional exactly
@@ -87,6 +93,10 @@ export function createFolioClient(options: FolioClientOptions): FolioClient {
     },
   };
   raw.use(credentialHeaders);
+  // After the credentials: the kept copies are keyed by them.
+  if (options.revalidate) {
+    raw.use(revalidationCache(options.revalidate === true ? undefined : options.revalidate.maxEntries));
+  }
 
   // openapi-fetch's methods are generic over the same paths; the casts only forward the arguments.
   const call =

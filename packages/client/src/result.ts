@@ -1,10 +1,12 @@
 import type { components } from './openapi.js';
+import { REVALIDATED_HEADER } from './revalidate.js';
 
 /**
  * Folio answers `{ data, error: null, meta? }` or `{ data: null, error: { code, message, details? } }`.
  * A call through the client resolves to one of three results instead of the raw envelope:
  * - `ok: true` with the envelope's `data` (and `meta`, e.g. `nextCursor` on lists), typed per operation;
- * - `ok: true, notModified: true` for a 304 (the `If-None-Match` you sent is still current);
+ * - `ok: true, notModified: true` for a 304 (the `If-None-Match` you sent is still current; with
+ *   `revalidate: true` the client sends it itself and answers its kept copy, `revalidated: true`);
  * - `ok: false` with the envelope's `error`, whose `code` is the closed list that operation documents.
  * Every result carries `status`, the response's `ETag` (or null) and the Response itself.
  */
@@ -26,7 +28,14 @@ interface Common {
   response: Response;
 }
 
-export type Ok<R> = Common & { ok: true; notModified: false; data: DataOf<Body<R>>; meta: MetaOf<Body<R>> };
+export type Ok<R> = Common & {
+  ok: true;
+  notModified: false;
+  data: DataOf<Body<R>>;
+  meta: MetaOf<Body<R>>;
+  /** The client's own copy, confirmed current by a 304 (`revalidate: true`); `status` is then 304. */
+  revalidated: boolean;
+};
 export type NotModified = Common & { ok: true; notModified: true; data: undefined; meta: undefined };
 export type Failed<R> = Common & {
   ok: false;
@@ -46,13 +55,16 @@ export function toResult<R extends { data?: unknown; error?: unknown; response: 
     return { ...common, ok: true, notModified: true, data: undefined, meta: undefined };
   }
   if (response.ok) {
+    const revalidated = response.headers.get(REVALIDATED_HEADER) === 'true';
     const body = raw.data as { data?: unknown; meta?: unknown } | undefined;
     // Enveloped JSON is unwrapped; anything else (an image from /media, /health) is returned as is.
     const enveloped = body !== null && typeof body === 'object' && 'data' in body && 'error' in body;
     return {
       ...common,
+      status: revalidated ? 304 : response.status,
       ok: true,
       notModified: false,
+      revalidated,
       data: (enveloped ? body.data : body) as DataOf<Body<R>>,
       meta: (enveloped ? body.meta : undefined) as MetaOf<Body<R>>,
     };

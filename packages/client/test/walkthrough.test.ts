@@ -183,6 +183,45 @@ describe('the README walk-through through @folio/client', () => {
     assert.equal(again.status, 304);
   });
 
+  it('9b. with revalidate, the client sends If-None-Match itself and answers its copy on a 304', async () => {
+    const wire: { status: number; ifNoneMatch: string | null }[] = [];
+    const visitor = createFolioClient({
+      baseUrl: folio.baseUrl,
+      credentials: { publishableKey },
+      revalidate: true,
+      fetch: async (request) => {
+        const response = await fetch(request);
+        wire.push({ status: response.status, ifNoneMatch: request.headers.get('if-none-match') });
+        return response;
+      },
+    });
+    const first = ok(await visitor.GET('/v1/snapshot'));
+    const second = ok(await visitor.GET('/v1/snapshot'));
+    assert.equal(first.revalidated, false);
+    assert.equal(second.revalidated, true);
+    assert.equal(second.status, 304);
+    assert.deepEqual(second.data, first.data);
+    assert.deepEqual(wire, [
+      { status: 200, ifNoneMatch: null },
+      { status: 304, ifNoneMatch: first.etag },
+    ]);
+
+    // A publish changes the version: the same call gets the new snapshot, not the kept one.
+    const editor = createFolioClient({
+      baseUrl: folio.baseUrl,
+      credentials: { session: admin.credentials.session, publishableKey },
+    });
+    ok(
+      await editor.PATCH('/v1/content/{id}', {
+        params: { path: { id: entryId } },
+        body: { fields: { title: 'Hello again' }, status: 'published' },
+      }),
+    );
+    const third = ok(await visitor.GET('/v1/snapshot'));
+    assert.equal(third.revalidated, false);
+    assert.deepEqual(third.data.content['/']?.[0]?.fields, { title: 'Hello again' });
+  });
+
   it('10. a server pushes objects with a secret key; visitors read the published overlay', async () => {
     const created = ok(
       await admin.POST('/v1/api-keys', { body: { name: 'importer', scope: 'all', access: 'write' } }),
