@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { LOGO_SVG } from '../../src/http/docs-theme.js';
 import { ERROR_CODES, STATUS_OF_CODE } from '../../src/http/openapi-errors.js';
 import { describeEachDb } from '../helpers/app.js';
-import { call } from '../helpers/factories.js';
+import { bearer, call, newMember, newProject, PASSWORD } from '../helpers/factories.js';
 
 type Media = { schema?: unknown; examples?: Record<string, { value: unknown }>; example?: unknown };
 type Operation = {
@@ -100,6 +100,11 @@ function hasExample(doc: Document, op: Operation): boolean {
   return media.some(
     (m) => m.examples || m.example || JSON.stringify(deref(doc, m.schema ?? {})).includes('"examples"'),
   );
+}
+
+function expected400(doc: Document): unknown {
+  const media = doc.paths['/v1/users']?.post?.responses['400']?.content?.['application/json'];
+  return (media?.examples?.validation_failed?.value as { error: unknown }).error;
 }
 
 /** The `code` values an error response lists (the enum narrowing the shared Error schema). */
@@ -199,6 +204,73 @@ describeEachDb('OpenAPI and /docs', (ctx) => {
         `${where}: the example is not what it says`,
       );
     }
+  });
+
+  it('shows as examples the errors the routes really answer', async () => {
+    const doc = await document();
+    const example = (path: string, method: string, status: number, code: string) => {
+      const media = doc.paths[path]?.[method]?.responses[String(status)]?.content?.['application/json'];
+      const value = media?.examples?.[code]?.value as { error: { code: string; message: string } };
+      assert.ok(value, `${method.toUpperCase()} ${path} documents no ${status} ${code}`);
+      return value.error;
+    };
+    const { project, admin } = await newProject(ctx.app);
+    // The same account signs up a second site: its session now covers two projects.
+    const second = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/projects',
+      payload: { name: 'Second site', admin: { email: admin.email, password: admin.password } },
+    });
+    assert.equal(second.status, 201);
+    const editor = await newMember(ctx.app, admin.token, project.id, 'editor');
+    const asAdmin = { ...bearer(admin.token), 'x-cms-project-id': project.id };
+    const cases = [
+      {
+        res: await call(ctx.app, { method: 'GET', url: '/v1/users', headers: bearer(admin.token) }),
+        expected: example('/v1/users', 'get', 400, 'project_required'),
+      },
+      {
+        res: await call(ctx.app, {
+          method: 'GET',
+          url: `/v1/projects/${project.id}`,
+          headers: { ...bearer(admin.token), 'x-cms-project-id': second.body.data.project.id },
+        }),
+        expected: example('/v1/projects/{id}', 'get', 400, 'project_required'),
+      },
+      {
+        res: await call(ctx.app, {
+          method: 'POST',
+          url: '/v1/users',
+          headers: { ...bearer(editor.token), 'x-cms-project-id': project.id },
+          payload: { email: 'someone@example.com', role: 'editor', password: PASSWORD },
+        }),
+        expected: example('/v1/users', 'post', 403, 'forbidden'),
+      },
+      {
+        res: await call(ctx.app, { method: 'DELETE', url: '/v1/webhooks/whk_unknown', headers: asAdmin }),
+        expected: example('/v1/webhooks/{id}', 'delete', 404, 'not_found'),
+      },
+      {
+        res: await call(ctx.app, {
+          method: 'POST',
+          url: '/v1/auth/login',
+          payload: { email: admin.email, password: 'not the password' },
+        }),
+        expected: example('/v1/auth/login', 'post', 401, 'invalid_credentials'),
+      },
+      {
+        res: await call(ctx.app, { method: 'POST', url: '/v1/users', headers: asAdmin, payload: {} }),
+        expected: example('/v1/users', 'post', 400, 'validation_failed'),
+      },
+    ];
+    for (const { res, expected } of cases) {
+      assert.equal(res.body.error.code, expected.code);
+      assert.equal(res.body.error.message, expected.message);
+    }
+    assert.deepEqual(
+      cases.at(-1)?.res.body.error.details[0],
+      (expected400(doc) as { details: unknown[] }).details[0],
+    );
   });
 
   it('marks defaulted query parameters optional and documents header parameters and response headers', async () => {
