@@ -2769,7 +2769,13 @@ export interface operations {
     bulkPublishPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3050,7 +3056,13 @@ export interface operations {
     restoreEntryVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
             path: {
                 entryId: string;
                 historyId: string;
@@ -3174,7 +3186,13 @@ export interface operations {
     unpublishEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
             path: {
                 entryId: string;
             };
@@ -3298,6 +3316,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
                 /**
                  * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
                  * @example prj_01JD3ZH0000000000000000000
@@ -3431,7 +3454,13 @@ export interface operations {
     patchEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
             path: {
                 /** @description The entry id (`ent_…`). */
                 id: string;
@@ -3592,6 +3621,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
                 /**
                  * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
                  * @example prj_01JD3ZH0000000000000000000
@@ -4300,6 +4334,11 @@ export interface operations {
                 draft?: boolean;
             };
             header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
                 /**
                  * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
                  * @example prj_01JD3ZH0000000000000000000
@@ -5352,6 +5391,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
                 /**
                  * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
                  * @example prj_01JD3ZH0000000000000000000

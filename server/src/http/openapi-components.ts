@@ -9,7 +9,7 @@
  * fast-json-stringify as well, but loses the static types the TypeBox provider infers for handlers.
  */
 
-import { CONDITIONAL_HEADERS, REQUEST_ID, RETRY_AFTER } from './openapi-operation.js';
+import { CONDITIONAL_HEADERS, REQUEST_ID, RETRY_AFTER, siteKeyParameters } from './openapi-operation.js';
 
 type Json = unknown;
 type Schemas = Record<string, Json>;
@@ -39,7 +39,7 @@ export function hoistNamedSchemas(document: Record<string, unknown>): Record<str
   const paths = visit(document.paths) as Record<string, Record<string, Operation>>;
   return {
     ...document,
-    paths: shareHeaders(paths),
+    paths: siteKeyParameters(shareHeaders(paths)),
     components: { ...components, schemas: named, headers: SHARED_HEADERS },
   };
 }

@@ -11,9 +11,7 @@ import { ERROR_EXAMPLES } from './schemas.js';
  * - error responses with the closed list of codes per status and true examples (openapi-errors.ts);
  * - header parameters: `x-cms-project-id` where the access rule lets a credential cover several
  *   projects, `If-None-Match` on conditional GETs (routes that declare a 304), and any `headers`
- *   schema the route declares (`If-Match`). `x-cms-key` is the `publishableKey` security scheme
- *   (apiKey in header) of the operations that take it; @fastify/swagger leaves out a header parameter
- *   that repeats a security scheme of the operation, as OpenAPI describes credentials there;
+ *   schema the route declares (`If-Match`); `x-cms-key` is added afterwards (siteKeyParameters);
  * - response headers: `x-request-id` on every answer, `ETag`/`Cache-Control` on conditional GETs,
  *   `Retry-After` on 429 and 503;
  * - query parameters with a default are optional (Ajv fills the default in; a required flag would
@@ -230,3 +228,38 @@ const ERROR_BODY = {
     },
   },
 };
+
+type DocumentOperation = {
+  security?: Record<string, unknown>[];
+  parameters?: { in: string; name: string; [key: string]: unknown }[];
+};
+
+/**
+ * `x-cms-key` as a header parameter of every operation that takes the publishable key. It is the
+ * `publishableKey` security scheme already, and @fastify/swagger drops a route's header parameter
+ * that repeats a security scheme of the operation; it is listed again here (optional: which credentials
+ * a call needs is its `security`) so readers and generated clients see the header beside the others.
+ */
+export function siteKeyParameters<P extends Record<string, Record<string, object>>>(paths: P): P {
+  for (const methods of Object.values(paths)) {
+    for (const operation of Object.values(methods) as DocumentOperation[]) {
+      const security = operation.security ?? [];
+      if (!security.some((requirement) => 'publishableKey' in requirement)) continue;
+      const both = security.some((r) => 'publishableKey' in r && 'session' in r);
+      const parameters = operation.parameters ?? [];
+      const firstHeader = parameters.findIndex((p) => p.in === 'header');
+      parameters.splice(firstHeader === -1 ? parameters.length : firstHeader, 0, {
+        in: 'header',
+        name: 'x-cms-key',
+        required: false,
+        description: both
+          ? "The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`)."
+          : "The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).",
+        schema: { type: 'string' },
+        example: 'cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e',
+      });
+      operation.parameters = parameters;
+    }
+  }
+  return paths;
+}

@@ -280,18 +280,11 @@ describeEachDb('OpenAPI and /docs', (ctx) => {
 
     const headers = (op: Operation | undefined) =>
       (op?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
-    assert.deepEqual(headers(listObjects), ['x-cms-project-id', 'If-None-Match']);
-    // x-cms-key is a credential: the operations name it through the publishableKey security scheme.
+    assert.deepEqual(headers(listObjects), ['x-cms-key', 'x-cms-project-id', 'If-None-Match']);
+    // x-cms-key is also the publishableKey security scheme; PATCH content needs it beside the session.
+    assert.deepEqual(headers(doc.paths['/v1/content/{id}']?.patch), ['x-cms-key']);
     assert.deepEqual(doc.paths['/v1/content/{id}']?.patch?.security, [{ session: [], publishableKey: [] }]);
-    assert.deepEqual(
-      (doc.components as { securitySchemes?: Record<string, unknown> }).securitySchemes?.publishableKey,
-      {
-        type: 'apiKey',
-        in: 'header',
-        name: 'x-cms-key',
-        description: 'Publishable project key (cms_pk_…); safe in client code.',
-      },
-    );
+    assert.deepEqual(headers(doc.paths['/v1/users']?.get), ['x-cms-project-id']);
     assert.ok(headers(doc.paths['/v1/snapshot']?.get).includes('If-None-Match'));
 
     const snapshot = doc.paths['/v1/snapshot']?.get?.responses;
