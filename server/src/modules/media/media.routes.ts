@@ -4,7 +4,13 @@ import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Deleted, Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
-import { AppError, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
+import {
+  AppError,
+  notFound,
+  payloadTooLarge,
+  unsupportedMediaType,
+  validationFailed,
+} from '../../shared/errors.js';
 import { Media, MediaParams, UploadBody } from './media.schemas.js';
 import type { MediaService } from './media.service.js';
 import { malformedForm } from './media.staging.js';
@@ -38,11 +44,23 @@ export const mediaRoutes =
         validatorCompiler: () => () => true,
         schema: {
           tags,
+          operationId: 'uploadMedia',
           summary: 'Upload an image',
           description: UPLOAD_DESCRIPTION,
           consumes: ['multipart/form-data'],
           body: UploadBody,
-          response: { 201: Envelope(Media), ...errors(400, 401, 403, 413, 415) },
+          response: {
+            201: Envelope(Media),
+            ...errors(
+              validationFailed('The form needs one file part named "file".', [
+                { path: 'body.file', message: 'is required' },
+              ]),
+              payloadTooLarge(`The file is larger than the upload limit of ${maxBytes} bytes.`),
+              unsupportedMediaType(
+                'Only PNG, JPEG, GIF, WebP and AVIF images are accepted (this file is image/svg+xml).',
+              ),
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -74,6 +92,7 @@ export const mediaRoutes =
         config: { access: access.member },
         schema: {
           tags,
+          operationId: 'listMedia',
           summary: "List the project's media, newest first",
           description: 'Cursor-paginated: pass `meta.nextCursor` back as `cursor` for the next page.',
           querystring: PageQuery,
@@ -92,11 +111,12 @@ export const mediaRoutes =
         config: { access: access.editor },
         schema: {
           tags,
+          operationId: 'deleteMedia',
           summary: 'Delete an image',
           description:
             'Removes the record, then the bytes and every variant; from the response on, the URL answers `404`. Emits `media.deleted`.',
           params: MediaParams,
-          response: { 200: Deleted, ...errors(400, 401, 403, 404) },
+          response: { 200: Deleted, ...errors(400, notFound('Media')) },
         },
       },
       async (request) => {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../http/schemas.js';
-import { notFound } from '../../shared/errors.js';
+import { notFound, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
 import { contentDisposition, noneMatchHits, parseRange } from './media.http.js';
 import { ServeParams, VariantQuerySchema } from './media.schemas.js';
 import { originalKey } from './media.service.js';
@@ -39,6 +39,7 @@ export const mediaServeRoutes =
       {
         schema: {
           tags: ['Media'],
+          operationId: 'serveMedia',
           summary: 'Serve an image (or a variant of it)',
           description: SERVE_DESCRIPTION,
           params: ServeParams,
@@ -54,7 +55,13 @@ export const mediaServeRoutes =
             },
             304: { description: 'Not modified (If-None-Match matched)', type: 'null' },
             416: { description: 'Range not satisfiable; `Content-Range: bytes */<size>`', type: 'null' },
-            ...errors(400, 404),
+            ...errors(
+              validationFailed('`fit` needs `w` or `h`.', [
+                { path: 'querystring.fit', message: 'needs w or h' },
+              ]),
+              notFound('Media'),
+              unsupportedMediaType('This image cannot be converted.'),
+            ),
           },
         },
       },
