@@ -297,7 +297,17 @@ export type paths = {
         put?: never;
         /**
          * Register a page's components and create their stub entries
-         * @description Called by the site's SDK with the publishable key (x-cms-key). Additive and idempotent: each `(pageId, instanceKey)` definition is upserted (its `componentId` and `fields` replaced by the ones sent); definitions not sent are kept; a stub entry (`fields: {}`, `status: "draft"`) is created only where none exists. An unchanged sync writes nothing.
+         * @description Registers a page's components: each sent `(pageId, instanceKey)` definition is upserted, definitions not sent are kept, and a stub entry (`fields: {}`, `status: "draft"`) is created only where none exists. Idempotent: an unchanged sync writes nothing.
+         *
+         *     Who may change what (contract §11). The publishable key (x-cms-key) ships in every visitor's browser, so what it may do is the project's `definitionSync` setting:
+         *     - `additive` (the default): new definitions, and new fields on an existing definition, are taken. A changed `componentId`, a changed field `type` and a field left out are not: they stay as stored and are listed in `rejected` (one item per part), and the answer is still 200.
+         *     - `locked`: 403, nothing changes.
+         *     - `open`: the sent definitions replace the stored ones (development).
+         *     A member's session (Authorization: Bearer, editor or admin; it counts when sent beside the key too) or a `write` secret key (the project chosen as for objects save: x-cms-project-id, or the key's only site) may always change everything; a `read` secret key is 403. A changed `componentId` reaches the entry, published copy included; a changed field type applies to the next save of the entry.
+         *
+         *     `?dryRun=true` (same credentials) answers `{ pageId, created, changed: [{ instanceKey, from, to }], rejected }` and writes nothing.
+         *
+         *     Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
          *
          *     Field types: `text`, `richtext`, `number`, `boolean`, `image`, `url`, `json`; anything else is 400. An instanceKey or field key sent twice in one request is 400.
          *
@@ -491,7 +501,7 @@ export type paths = {
         head?: never;
         /**
          * Update a project
-         * @description `deployHooks` replaces the list. A hook sent without `secret` keeps the stored secret of the hook with the same id; `secret: null` clears it. Secrets are never returned.
+         * @description `deployHooks` replaces the list. A hook sent without `secret` keeps the stored secret of the hook with the same id; `secret: null` clears it. Secrets are never returned, and are stored encrypted (AES-256-GCM under CMS_ENCRYPTION_KEY). `definitionSync` (`additive`, `locked`, `open`) bounds what a definitions sync with the publishable key may change; see POST /v1/definitions/sync.
          */
         patch: operations["patchProject"];
         trace?: never;
@@ -611,7 +621,7 @@ export type paths = {
         put?: never;
         /**
          * Create a webhook
-         * @description The signing secret (`whsec_…`) is in this response only. `events` lists catalog types or "*". The URL must be http(s); its host is resolved and refused (400) when any address is loopback, private, CGNAT, link-local/metadata, multicast or reserved (IPv4, IPv6, IPv4-mapped IPv6), unless the server runs with CMS_ALLOW_PRIVATE_HOOK_TARGETS=true. A name that does not resolve yet is accepted; every attempt checks again and connects to the address it checked.
+         * @description The signing secret (`whsec_…`) is in this response only; it is stored encrypted (AES-256-GCM under CMS_ENCRYPTION_KEY). `events` lists catalog types or "*". The URL must be http(s); its host is resolved and refused (400) when any address is loopback, private, CGNAT, link-local/metadata, multicast or reserved (IPv4, IPv6, IPv4-mapped IPv6), unless the server runs with CMS_ALLOW_PRIVATE_HOOK_TARGETS=true. A name that does not resolve yet is accepted; every attempt checks again and connects to the address it checked.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -675,6 +685,26 @@ export type paths = {
          * @description Same delivery id and `webhook-id`, same body; `attemptCount` goes on counting. Returns the record as `pending`. A delivery whose retry schedule was used up gets this one attempt; if it fails it is `failed` again.
          */
         post: operations["redeliverDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue every failed delivery since a time again (after a receiver outage)
+         * @description Every delivery of this webhook whose status is `failed` and that was created at or after `since` is queued for an immediate new attempt, as redeliver does for one: same delivery id and `webhook-id`, same body, `attemptCount` goes on counting; the worker sends them as capacity allows. Answers `{ requeued }`. `since` must be an ISO time at most 30 days back (a minute of clock skew is tolerated; older is 400 — deliveries are kept CMS_DELIVERY_RETENTION_DAYS anyway). An inactive webhook is 409 (reactivate it first); another project's webhook is 404.
+         */
+        post: operations["recoverDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -876,6 +906,7 @@ export type components = {
          *         "cdnUrl": null,
          *         "deployHooks": [],
          *         "bakeEnabled": true,
+         *         "definitionSync": "additive",
          *         "createdAt": "2026-11-21T09:30:00.000Z",
          *         "updatedAt": "2026-11-21T09:30:00.000Z"
          *       },
@@ -1038,6 +1069,78 @@ export type components = {
             url: string;
             /** @description The secret is write-only; only whether one is set is shown. */
             hasSecret: boolean;
+        };
+        /**
+         * DryRunResult
+         * @description What the sync would do (`?dryRun=true`); nothing was written.
+         * @example {
+         *       "pageId": "/",
+         *       "created": [
+         *         "footer"
+         *       ],
+         *       "changed": [
+         *         {
+         *           "instanceKey": "hero",
+         *           "from": {
+         *             "componentId": "Hero",
+         *             "fields": [
+         *               {
+         *                 "key": "title",
+         *                 "type": "text"
+         *               }
+         *             ]
+         *           },
+         *           "to": {
+         *             "componentId": "Hero",
+         *             "fields": [
+         *               {
+         *                 "key": "title",
+         *                 "type": "text"
+         *               },
+         *               {
+         *                 "key": "image",
+         *                 "type": "image"
+         *               }
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "rejected": [
+         *         {
+         *           "instanceKey": "hero",
+         *           "reason": "componentId stays \"Hero\": the publishable key cannot change it to \"BigHero\"."
+         *         }
+         *       ]
+         *     }
+         */
+        DryRunResult: {
+            pageId: string;
+            /** @description instanceKeys of new definitions, which would get a stub entry. */
+            created: string[];
+            /** @description Existing definitions the sync would change: as stored, and as they would be. */
+            changed: {
+                instanceKey: string;
+                from: {
+                    componentId: string;
+                    fields: {
+                        key: string;
+                        type: string;
+                    }[];
+                };
+                to: {
+                    componentId: string;
+                    fields: {
+                        key: string;
+                        type: string;
+                    }[];
+                };
+            }[];
+            /** @description Parts a publishable-key sync in `additive` mode may not change (a componentId, a field type, a removed field), one item per part; they were left as stored. Empty for every other caller and mode. */
+            rejected: {
+                instanceKey: string;
+                /** @description What was kept as stored, in one sentence. */
+                reason: string;
+            }[];
         };
         /**
          * Entry
@@ -1316,6 +1419,7 @@ export type components = {
          *         }
          *       ],
          *       "bakeEnabled": true,
+         *       "definitionSync": "additive",
          *       "createdAt": "2026-11-21T09:30:00.000Z",
          *       "updatedAt": "2026-11-21T09:30:00.000Z"
          *     }
@@ -1330,6 +1434,11 @@ export type components = {
             deployHooks: components["schemas"]["DeployHook"][];
             /** @description Server kill-switch for build-time baking, echoed in the snapshot. */
             bakeEnabled: boolean;
+            /**
+             * @description What a definitions sync with the publishable key may do: `additive` (default) adds definitions and fields but never changes a componentId or a field type nor removes a field (those parts are listed in `rejected`); `locked` refuses it (403); `open` lets it change everything (development). Sessions and write secret keys may always change everything.
+             * @example additive
+             */
+            definitionSync: "additive" | "locked" | "open";
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -1361,6 +1470,7 @@ export type components = {
          *         }
          *       ],
          *       "bakeEnabled": true,
+         *       "definitionSync": "additive",
          *       "createdAt": "2026-11-21T09:30:00.000Z",
          *       "updatedAt": "2026-11-21T09:30:00.000Z",
          *       "role": "admin"
@@ -1376,6 +1486,11 @@ export type components = {
             deployHooks: components["schemas"]["DeployHook"][];
             /** @description Server kill-switch for build-time baking, echoed in the snapshot. */
             bakeEnabled: boolean;
+            /**
+             * @description What a definitions sync with the publishable key may do: `additive` (default) adds definitions and fields but never changes a componentId or a field type nor removes a field (those parts are listed in `rejected`); `locked` refuses it (403); `open` lets it change everything (development). Sessions and write secret keys may always change everything.
+             * @example additive
+             */
+            definitionSync: "additive" | "locked" | "open";
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -1609,7 +1724,8 @@ export type components = {
          *       "components": 1,
          *       "created": [
          *         "hero"
-         *       ]
+         *       ],
+         *       "rejected": []
          *     }
          */
         SyncResult: {
@@ -1618,6 +1734,12 @@ export type components = {
             components: number;
             /** @description instanceKeys whose stub entry this call created. */
             created: string[];
+            /** @description Parts a publishable-key sync in `additive` mode may not change (a componentId, a field type, a removed field), one item per part; they were left as stored. Empty for every other caller and mode. */
+            rejected: {
+                instanceKey: string;
+                /** @description What was kept as stored, in one sentence. */
+                reason: string;
+            }[];
         };
         /** UpdateEntryBody */
         UpdateEntryBody: {
@@ -1633,6 +1755,11 @@ export type components = {
             domains?: string[];
             cdnUrl?: string | null;
             bakeEnabled?: boolean;
+            /**
+             * @description What a definitions sync with the publishable key may do: `additive` (default) adds definitions and fields but never changes a componentId or a field type nor removes a field (those parts are listed in `rejected`); `locked` refuses it (403); `open` lets it change everything (development). Sessions and write secret keys may always change everything.
+             * @example additive
+             */
+            definitionSync?: "additive" | "locked" | "open";
             /** @description Replaces the list of deploy hooks. */
             deployHooks?: {
                 id: string;
@@ -3619,7 +3746,10 @@ export interface operations {
     };
     syncDefinitions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: answer what the sync would do, and write nothing. */
+                dryRun?: boolean;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).
@@ -3670,7 +3800,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SyncResult"];
+                        data: components["schemas"]["SyncResult"] | components["schemas"]["DryRunResult"];
                         error: null;
                     };
                 };
@@ -3767,6 +3897,23 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -6926,6 +7073,207 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    recoverDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO time, at most 30 days back: failed deliveries created since then are queued again.
+                     * @example 2026-11-20T00:00:00.000Z
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "requeued": 42
+                         *     }
+                         */
+                        data: {
+                            /** @description How many failed deliveries were queued again. */
+                            requeued: number;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Conflict with the current state; nothing was written: `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "conflict";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

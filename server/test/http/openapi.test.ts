@@ -54,6 +54,7 @@ const OPERATION_IDS = [
   'patchProject',
   'patchUser',
   'patchWebhook',
+  'recoverDeliveries',
   'redeliverDelivery',
   'refreshSession',
   'restoreEntryVersion',

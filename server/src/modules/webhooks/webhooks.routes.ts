@@ -3,7 +3,7 @@ import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Deleted, Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
-import { notFound } from '../../shared/errors.js';
+import { conflict, notFound } from '../../shared/errors.js';
 import {
   CreateWebhookBody,
   Delivery,
@@ -190,12 +190,20 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'recoverDeliveries',
           summary: 'Queue every failed delivery since a time again (after a receiver outage)',
           description:
             "Every delivery of this webhook whose status is `failed` and that was created at or after `since` is queued for an immediate new attempt, as redeliver does for one: same delivery id and `webhook-id`, same body, `attemptCount` goes on counting; the worker sends them as capacity allows. Answers `{ requeued }`. `since` must be an ISO time at most 30 days back (a minute of clock skew is tolerated; older is 400 — deliveries are kept CMS_DELIVERY_RETENTION_DAYS anyway). An inactive webhook is 409 (reactivate it first); another project's webhook is 404.",
           params: WebhookParams,
           body: RecoverBody,
-          response: { 200: Envelope(Recovered), ...errors(400, 401, 403, 404, 409) },
+          response: {
+            200: Envelope(Recovered),
+            ...errors(
+              400,
+              notFound('Webhook'),
+              conflict('The webhook is inactive; reactivate it before recovering its deliveries.'),
+            ),
+          },
         },
       },
       async (request) => ({
