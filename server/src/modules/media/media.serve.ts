@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { etagMatches } from '../../http/etag.js';
 import { errors } from '../../http/schemas.js';
 import { notFound, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
-import { contentDisposition, noneMatchHits, parseRange } from './media.http.js';
+import { contentDisposition, parseRange } from './media.http.js';
 import { ServeParams, VariantQuerySchema } from './media.schemas.js';
 import { originalKey } from './media.service.js';
 import { type VariantMaker, variantKey, variantSpec } from './media.variants.js';
@@ -105,7 +106,7 @@ function send(request: FastifyRequest, reply: FastifyReply, object: StoredObject
     'content-security-policy': "default-src 'none'; sandbox",
     'cross-origin-resource-policy': 'cross-origin',
   });
-  if (noneMatchHits(request.headers['if-none-match'], etag)) {
+  if (etagMatches(request.headers['if-none-match'], etag)) {
     object.close();
     return reply.code(304).send();
   }
