@@ -41,7 +41,9 @@ export type paths = {
          *     Variants: `w` and/or `h` (1–4096), `fit` (cover, contain, fill, inside, outside; needs w or h;
          *     default cover), `format` (webp, avif, jpeg, png; default the original's). Images are never enlarged and
          *     EXIF orientation is applied. Each variant is made once and then served from disk like the original. An
-         *     image keeps at most 50 distinct variants: a new one past that is `400` (existing ones keep being served). Any
+         *     image keeps at most 50 distinct variants: a new one past that is `400` (existing ones keep being served).
+         *     New variants are made one at a time per server with a short queue; when it is full the answer is
+         *     `503 unavailable` with `Retry-After` (try again: nothing is lost). Any
          *     other parameter or value is `400`. Answers are served from the media store without a database query;
          *     an unknown or deleted file is `404`.
          */
@@ -376,8 +378,9 @@ export type paths = {
          * @description Multipart form data with one part named `file` (other fields are ignored).
          *     The type is decided from the bytes: PNG, JPEG, GIF, WebP and AVIF are accepted; SVG and anything else is
          *     `415 unsupported_media_type` whatever the file name or declared type. Over `CMS_MEDIA_MAX_BYTES`
-         *     (default 10 MiB) the upload is cut off with `413 payload_too_large`, as is an image over 16383×16383
-         *     pixels. The file is streamed to disk while hashed (SHA-256), never held in memory, and recorded only once
+         *     (default 10 MiB) the upload is cut off with `413 payload_too_large`, as is an image that would take
+         *     more than 80 MiB to decode (width × height × frames × channels × bytes per sample: 28 megapixels of
+         *     8-bit RGB, 21 of 8-bit RGBA, 10 of 16-bit RGBA) or has more than 40 million pixels. The file is streamed to disk while hashed (SHA-256), never held in memory, and recorded only once
          *     it is in place: a failed upload leaves neither a file nor a record. The stored name is ours
          *     (`<id>.<ext>`); the client's file name is kept as `filename` (its last path segment) and is sent back in
          *     `Content-Disposition`. `width`/`height` are the displayed size (EXIF orientation applied).
@@ -2119,6 +2122,23 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

@@ -20,8 +20,9 @@ const tags = ['Media'];
 const UPLOAD_DESCRIPTION = `Multipart form data with one part named \`file\` (other fields are ignored).
 The type is decided from the bytes: PNG, JPEG, GIF, WebP and AVIF are accepted; SVG and anything else is
 \`415 unsupported_media_type\` whatever the file name or declared type. Over \`CMS_MEDIA_MAX_BYTES\`
-(default 10 MiB) the upload is cut off with \`413 payload_too_large\`, as is an image over 16383×16383
-pixels. The file is streamed to disk while hashed (SHA-256), never held in memory, and recorded only once
+(default 10 MiB) the upload is cut off with \`413 payload_too_large\`, as is an image that would take
+more than 80 MiB to decode (width × height × frames × channels × bytes per sample: 28 megapixels of
+8-bit RGB, 21 of 8-bit RGBA, 10 of 16-bit RGBA) or has more than 40 million pixels. The file is streamed to disk while hashed (SHA-256), never held in memory, and recorded only once
 it is in place: a failed upload leaves neither a file nor a record. The stored name is ours
 (\`<id>.<ext>\`); the client's file name is kept as \`filename\` (its last path segment) and is sent back in
 \`Content-Disposition\`. \`width\`/\`height\` are the displayed size (EXIF orientation applied).
