@@ -3,6 +3,20 @@ import { trackRunning } from './leaks.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
+// Children die with this test process, however it ends: when the runner stops a file that ran past
+// its time limit (SIGTERM), a child left behind would keep its port, its database and a CPU busy.
+const children = new Set<ChildProcess>();
+const killChildren = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+};
+process.once('exit', killChildren);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    killChildren();
+    process.exit(1);
+  });
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -20,8 +34,14 @@ export async function startServerProcess(
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
   const release = trackRunning(`server process ${child.pid} (${entry})`, async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
