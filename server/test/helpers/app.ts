@@ -20,6 +20,8 @@ export interface TestContext {
 export interface TestAppOptions {
   env?: Record<string, string>;
   logStream?: DestinationStream;
+  /** Only these of the available kinds (a long suite split into one file per database). */
+  kinds?: DbKind[];
 }
 
 /** A Config as the server would parse it, with test defaults (quiet logs, a temp data dir). */
@@ -42,7 +44,7 @@ export function describeEachDb(
   body: (ctx: TestContext) => void,
   options: TestAppOptions = {},
 ): void {
-  for (const kind of dbKinds()) {
+  for (const kind of dbKinds().filter((k) => !options.kinds || options.kinds.includes(k))) {
     describe(`${name} [${kind}]`, () => {
       const state: Partial<TestContext> = { kind };
       let dataDir = '';
