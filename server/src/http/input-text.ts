@@ -39,6 +39,21 @@ export function inputProblem(value: unknown, root: string): FieldProblem | null 
   return null;
 }
 
+/** Path parameters and queries are flat maps of short strings: checked without the walk's allocations. */
+function urlProblem(values: unknown, root: string): FieldProblem | null {
+  if (values === null || typeof values !== 'object') return null;
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value === 'string') {
+      if (isBadText(value)) return { path: `${root}.${key}`, message: TEXT_MESSAGE };
+    } else if (value !== null && typeof value === 'object') {
+      const problem = inputProblem(value, `${root}.${key}`); // a repeated query parameter: an array
+      if (problem) return problem;
+    }
+    if (isBadText(key)) return { path: `${root}.${key}`, message: `property names ${TEXT_MESSAGE}` };
+  }
+  return null;
+}
+
 /**
  * Route-level hooks, only on routes that take the input (see route-hooks.ts for why not app-wide).
  * Path and query are checked on request, before authentication, which looks up the project of
@@ -52,7 +67,7 @@ export function installInputTextRule(app: FastifyInstance): void {
         route,
         'onRequest',
         (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
-          const problem = inputProblem(request.params, 'params') ?? inputProblem(request.query, 'query');
+          const problem = urlProblem(request.params, 'params') ?? urlProblem(request.query, 'query');
           done(problem ? validationFailed('The request is not valid.', [problem]) : undefined);
         },
       );
