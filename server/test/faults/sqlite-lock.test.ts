@@ -11,7 +11,7 @@ import { type ServerProcess, startServerProcess } from '../helpers/process.js';
 // stale pages. Real processes, since the lock is the operating system's.
 const root = new URL('../..', import.meta.url).pathname;
 
-/** Runs `node src/<entry>` until it exits (killed after 20 s); its status and everything it printed. */
+/** Runs `node src/<entry>` until it exits (killed after 60 s); its status and everything it printed. */
 async function runToExit(entry: string, env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
@@ -25,7 +25,7 @@ async function runToExit(entry: string, env: Record<string, string>) {
   child.stderr.on('data', (c: Buffer) => {
     output += c.toString();
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearTimeout(timer);
   return { code, output };
@@ -71,7 +71,7 @@ describe('one server per SQLite database', () => {
     worker.stderr.on('data', (c: Buffer) => {
       workerOutput += c.toString();
     });
-    await waitFor(() => workerOutput.includes('Folio worker running') || worker.exitCode !== null, 20_000);
+    await waitFor(() => workerOutput.includes('Folio worker running') || worker.exitCode !== null, 60_000);
     await sleep(200);
     assert.equal(worker.exitCode, null, `the worker runs beside the server:\n${workerOutput}`);
     worker.kill('SIGTERM');
