@@ -48,7 +48,12 @@ export async function startServerProcess(
   });
   void exited.then(release);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    // A server that does not come up is killed, so it cannot hold ports, a SQLite lock or the test
+    // runner's event loop. Generous: a loaded shared machine can take tens of seconds to start tsx.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /running at (http:\/\/\S+)/.exec(output);
