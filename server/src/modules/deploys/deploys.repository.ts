@@ -32,15 +32,22 @@ export async function recordPublishes(
   }
   for (const projectId of [...byProject.keys()].sort()) {
     const burst = byProject.get(projectId)!;
-    await trx
-      .insertInto('deployTriggers')
-      .values({ projectId, reasons: '[]', firstAt: burst.first, lastAt: burst.last, fireAt: burst.last })
-      .onConflict((oc) => oc.column('projectId').doNothing())
-      .execute();
-    const row = (await forUpdate(
-      trx,
-      trx.selectFrom('deployTriggers').selectAll().where('projectId', '=', projectId),
-    ).executeTakeFirstOrThrow()) as DeployTriggerRow;
+    // Insert-if-absent, then lock the row. Between the two, another worker may fire the trigger
+    // (deleting the row it found when the insert did nothing): then the insert goes through on the
+    // next try. Two tries always suffice; the third guards against a bug, not a race.
+    let row: DeployTriggerRow | undefined;
+    for (let tries = 0; !row; tries++) {
+      if (tries === 3) throw new Error(`deploy trigger of ${projectId} vanished three times`);
+      await trx
+        .insertInto('deployTriggers')
+        .values({ projectId, reasons: '[]', firstAt: burst.first, lastAt: burst.last, fireAt: burst.last })
+        .onConflict((oc) => oc.column('projectId').doNothing())
+        .execute();
+      row = (await forUpdate(
+        trx,
+        trx.selectFrom('deployTriggers').selectAll().where('projectId', '=', projectId),
+      ).executeTakeFirst()) as DeployTriggerRow | undefined;
+    }
     const first = row.firstAt < burst.first ? row.firstAt : burst.first;
     const last = row.lastAt > burst.last ? row.lastAt : burst.last;
     const fireAt = Math.min(Date.parse(last) + debounceMs, Date.parse(first) + MAX_WAIT_FACTOR * debounceMs);
