@@ -56,14 +56,16 @@ async function terminateBackends(admin: pg.Client, database: string): Promise<nu
 // from the client: sockets closed by the server, then refused or fresh connections.
 describeEachDb('PostgreSQL connections terminated under load', (ctx) => {
   const children: ServerProcess[] = [];
-  after(async () => {
+  const stopChildren = async () => {
     for (const c of children) {
       if (c.child.exitCode === null && c.child.signalCode === null) {
         c.child.kill('SIGKILL');
         await c.exited;
       }
     }
-  });
+  };
+  // Also after a failure; a passing test stops them itself, before the leak check runs.
+  after(stopChildren);
 
   it(`no process exits over ${ROUNDS} rounds; answers are 2xx or 503 unavailable; everything recovers`, async (t) => {
     if (ctx.database.config.kind !== 'postgres') return t.skip('PostgreSQL only: SQLite has no connections');
@@ -193,5 +195,6 @@ describeEachDb('PostgreSQL connections terminated under load', (ctx) => {
     }
     t.diagnostic(`recovered in ${Date.now() - recovery} ms`);
     assert.deepEqual(exits, []);
+    await stopChildren();
   });
 });
