@@ -41,6 +41,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Credential lacks the role, access level or site (`forbidden`)',
   404: 'Unknown resource, or one of another project (`not_found`)',
   409: 'Conflict (`conflict`)',
+  412: 'The resource changed since the version named in `If-Match` (`precondition_failed`); `details.currentVersion`',
   413: 'Body over its limit (`payload_too_large`)',
   415: 'Unsupported media type (`unsupported_media_type`)',
   429: 'Rate limited (`rate_limited`); see `Retry-After`',

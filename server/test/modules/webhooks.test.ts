@@ -66,6 +66,7 @@ describeEachDb(
           'content.published',
           'content.unpublished',
           'objects.published',
+          'objects.deleted',
           'media.uploaded',
           'media.deleted',
           'ping',
