@@ -152,6 +152,41 @@ describeEachDb(
       assert.equal(control.body.error.code, 'validation_failed');
     });
 
+    it('odd deletion requests answer a 4xx in the envelope and delete nothing', async () => {
+      const site = await newSite(ctx.app);
+      const id = await heroEntry(ctx.app, site);
+      const admin = adminWithKey(site);
+      const cases: [string, string, Record<string, string>, string?][] = [
+        ['DELETE', '/v1/pages/', admin],
+        ['DELETE', '/v1/content/', admin],
+        ['DELETE', '/v1/objects/product/', admin],
+        ['DELETE', '/v1/objects/product', admin],
+        ['DELETE', `/v1/content/${id}`, { ...admin, 'content-type': 'application/json' }, '{"x":'],
+        ['DELETE', '/v1/pages/%E0%A4%A', admin],
+      ];
+      for (const [method, url, headers, payload] of cases) {
+        const res = await call(ctx.app, { method: method as 'DELETE', url, headers, payload });
+        assert.ok(res.status >= 400 && res.status < 500, `${url}: ${res.status}`);
+        assert.equal(res.body.data, null, url);
+        assert.equal(typeof res.body.error.code, 'string', url);
+      }
+      // Nothing was deleted by them; an unpublish or an If-Match PATCH of a deleted entry is 404.
+      assert.equal((await del(`/v1/content/${id}`, admin)).status, 200);
+      const unpublish = await call(ctx.app, {
+        method: 'POST',
+        url: `/v1/content/${id}/unpublish`,
+        headers: site.editing,
+      });
+      assert.equal(unpublish.status, 404);
+      const ifMatch = await call(ctx.app, {
+        method: 'PATCH',
+        url: `/v1/content/${id}`,
+        headers: { ...site.editing, 'if-match': '"1"' },
+        payload: { fields: { title: 'x' } },
+      });
+      assert.equal(ifMatch.status, 404);
+    });
+
     it('deleting a page removes every entry and definition, answers the ids, and an unknown page is 404', async () => {
       const site = await newSite(ctx.app);
       const pageId = '/blog/post 1';
