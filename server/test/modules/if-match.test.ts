@@ -195,3 +195,25 @@ describeEachDb('entry versions and If-Match', (ctx) => {
     assert.equal(entry?.version, 2);
   });
 });
+
+describeEachDb('If-Match from the browser', (ctx) => {
+  it('a preflight for an entry PATCH or DELETE allows If-Match and the DELETE method', async () => {
+    for (const [method, headers] of [
+      ['PATCH', 'if-match, content-type, x-cms-key, authorization'],
+      ['DELETE', 'x-cms-key, authorization'],
+    ]) {
+      const pre = await call(ctx.app, {
+        method: 'OPTIONS',
+        url: '/v1/content/ent_x',
+        headers: {
+          origin: 'https://site.example.com',
+          'access-control-request-method': method as string,
+          'access-control-request-headers': headers as string,
+        },
+      });
+      assert.equal(pre.status, 200);
+      assert.match(String(pre.headers['access-control-allow-headers']), /if-match/);
+      assert.match(String(pre.headers['access-control-allow-methods']), new RegExp(method as string));
+    }
+  });
+});
