@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Deleted, Envelope, errors } from '../../http/schemas.js';
+import { notFound } from '../../shared/errors.js';
 import { actorOf } from './content.routes.js';
 import { EntryParams, PageDeleted, PageParams, PageSummary } from './content.schemas.js';
 import type { PagesService } from './pages.service.js';
@@ -24,10 +25,11 @@ export const pagesRoutes =
         config: { access: access.member },
         schema: {
           tags,
+          operationId: 'listPages',
           summary: 'Pages of the project',
           description:
             'Every page that has a definition or an entry, ordered by `pageId` (code-unit order). Not paginated: a project holds at most its page limit. `components` counts definitions; `published` entries with a published copy; `drafts` entries whose working copy differs from their published copy or that were never published; `updatedAt` is the latest change to any of its entries or definitions. Callers: any member (session).',
-          response: { 200: Envelope(Type.Array(PageSummary)), ...errors(400, 401, 403) },
+          response: { 200: Envelope(Type.Array(PageSummary)), ...errors(400) },
         },
       },
       async (request) => ({ data: await pages.list(projectIdOf(request)), error: null }),
@@ -39,12 +41,13 @@ export const pagesRoutes =
         config: { access: access.adminWithSiteKey },
         schema: {
           tags,
+          operationId: 'deletePage',
           summary: 'Delete a page',
           description: `The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. ${DELETE_EVENT}
 
 ${ADMIN_NOTE}`,
           params: PageParams,
-          response: { 200: Envelope(PageDeleted), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(PageDeleted), ...errors(400, notFound('Page')) },
         },
       },
       async (request) => ({
@@ -64,12 +67,13 @@ export const entryDeletionRoutes =
         config: { access: access.adminWithSiteKey },
         schema: {
           tags,
+          operationId: 'deleteEntry',
           summary: 'Delete an entry',
           description: `Removes the entry, its definition and its history. Afterwards its id is 404 everywhere. ${DELETE_EVENT}
 
 ${ADMIN_NOTE}`,
           params: EntryParams,
-          response: { 200: Deleted, ...errors(400, 401, 403, 404) },
+          response: { 200: Deleted, ...errors(400, notFound('Entry')) },
         },
       },
       async (request) => ({

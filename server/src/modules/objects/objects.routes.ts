@@ -4,6 +4,7 @@ import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { forbidden, notFound } from '../../shared/errors.js';
 import { LIMITS } from './objects.limits.js';
 import {
   ObjectDeleted,
@@ -44,10 +45,11 @@ export const objectsRoutes =
         config: { access: access.objectsWrite },
         schema: {
           tags,
+          operationId: 'saveObjects',
           summary: 'Save objects (upsert fields and collections)',
           description: SAVE_DESCRIPTION,
           body: SaveBody,
-          response: { 200: Envelope(SaveResult), ...errors(400, 401, 403, 413) },
+          response: { 200: Envelope(SaveResult), ...errors(400) },
         },
       },
       async (request) => ({ data: await objects.save(projectIdOf(request), request.body), error: null }),
@@ -59,12 +61,13 @@ export const objectsRoutes =
         config: { access: access.objectsWrite },
         schema: {
           tags,
+          operationId: 'deleteObject',
           summary: 'Delete an object',
           description: `Removes the object's draft and published rows (fields and collections): it leaves the draft overlay, the published view and the snapshot at once, on every instance. When it had been published, an \`objects.deleted\` event \`{ projectId, objects: [{ type, id }] }\` is written in the same transaction (webhooks, deploy hooks). \`type\` and \`id\` are URL-encoded. An unknown object is 404.
 
 Callers: as for save, an editor or admin session, or a \`write\` secret key (a \`read\` key is 403).`,
           params: ObjectParams,
-          response: { 200: Envelope(ObjectDeleted), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(ObjectDeleted), ...errors(400, notFound('Object')) },
         },
       },
       async (request) => ({
@@ -79,10 +82,15 @@ Callers: as for save, an editor or admin session, or a \`write\` secret key (a \
         config: { access: access.objectsRead },
         schema: {
           tags,
+          operationId: 'listObjects',
           summary: 'Read objects (unified overlay)',
           description: READ_DESCRIPTION,
           querystring: ObjectsQuery,
-          response: { 200: Envelope(Type.Array(ObjectView)), 304: NotModified, ...errors(400, 401, 403) },
+          response: {
+            200: Envelope(Type.Array(ObjectView)),
+            304: NotModified,
+            ...errors(400, forbidden('Drafts need a session or a secret API key, not the publishable key.')),
+          },
         },
       },
       async (request, reply) => {
