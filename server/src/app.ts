@@ -21,9 +21,15 @@ import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
 import { contentRoutes } from './modules/content/content.routes.js';
 import { createContentService, entryStubs } from './modules/content/content.service.js';
+import { entryDeletionRoutes, pagesRoutes } from './modules/content/pages.routes.js';
+import { createPagesService } from './modules/content/pages.service.js';
 import { publishedEntriesForSnapshot } from './modules/content/published-pages.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
-import { createDefinitionsService, declaredFieldTypes } from './modules/definitions/definitions.service.js';
+import {
+  createDefinitionsService,
+  declaredFieldTypes,
+  pageDefinitions,
+} from './modules/definitions/definitions.service.js';
 import { createSyncLimiter } from './modules/definitions/sync-limit.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
 import { createDeploysService } from './modules/deploys/deploys.service.js';
@@ -171,6 +177,10 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
   });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
+  // Pages as a whole (list, deletion): entries with their definitions, handed over like field types.
+  const pages = createPagesService(db, changes, pageDefinitions);
+  await app.register(entryDeletionRoutes(pages), { prefix: '/v1/content' });
+  await app.register(pagesRoutes(pages), { prefix: '/v1/pages' });
   await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });
   revalidate = createRevalidator(
     { projectIdOfKey: sites.peekProjectId, pageEtag: content.peekPageEtag, snapshotEtag: snapshot.peekEtag },

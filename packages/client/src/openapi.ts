@@ -226,6 +226,8 @@ export type paths = {
         /**
          * Restore a version from the history into the working copy
          * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+         *
+         *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.
          */
         post: operations["restoreEntryVersion"];
         delete?: never;
@@ -246,6 +248,8 @@ export type paths = {
         /**
          * Take an entry down
          * @description Removes the published copy: visitors stop seeing the entry; the working copy is kept (status "draft"). Unpublishing an entry that is not live changes nothing. Otherwise a history row (action "unpublish", the fields taken down) is recorded and: Writes a `content.published` event (`content.unpublished` for unpublish) into the outbox in the same transaction. Event `data`: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields, publishedAt }], actor: { id, email } }` — `fields` are the published fields; on unpublish `fields` and `publishedAt` are null. The change reaches visitors on every instance at once (cached pages are dropped through LISTEN/NOTIFY on PostgreSQL).
+         *
+         *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.
          */
         post: operations["unpublishEntry"];
         delete?: never;
@@ -274,7 +278,13 @@ export type paths = {
         get: operations["listPageEntries"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an entry
+         * @description Removes the entry, its definition and its history. Afterwards its id is 404 everywhere. If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
+         *
+         *     Callers: a project admin's session plus the project's `x-cms-key`.
+         */
+        delete: operations["deleteEntry"];
         options?: never;
         head?: never;
         /**
@@ -284,6 +294,8 @@ export type paths = {
          *     Where the page's definition declares a field, a value of the wrong type is 400: `text` a string; `richtext` a string or a structured document (object or array); `number` a finite number; `boolean`; `image` a string (URL or media id) or an object with a string `url`; `url` an http(s), mailto or tel URL or a relative reference; `json` anything. Undeclared keys are accepted and stored. Limits: field keys up to 128 characters, each value up to 102400 bytes as JSON, at most 200 fields per entry (400).
          *
          *     On publish: Writes a `content.published` event (`content.unpublished` for unpublish) into the outbox in the same transaction. Event `data`: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields, publishedAt }], actor: { id, email } }` — `fields` are the published fields; on unpublish `fields` and `publishedAt` are null. The change reaches visitors on every instance at once (cached pages are dropped through LISTEN/NOTIFY on PostgreSQL). A history row records the actor and the published fields.
+         *
+         *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`. A PATCH that changes nothing keeps the version.
          */
         patch: operations["patchEntry"];
         trace?: never;
@@ -462,6 +474,70 @@ export type paths = {
          */
         post: operations["saveObjects"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/objects/{type}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an object
+         * @description Removes the object's draft and published rows (fields and collections): it leaves the draft overlay, the published view and the snapshot at once, on every instance. When it had been published, an `objects.deleted` event `{ projectId, objects: [{ type, id }] }` is written in the same transaction (webhooks, deploy hooks). `type` and `id` are URL-encoded. An unknown object is 404.
+         *
+         *     Callers: as for save, an editor or admin session, or a `write` secret key (a `read` key is 403).
+         */
+        delete: operations["deleteObject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pages of the project
+         * @description Every page that has a definition or an entry, ordered by `pageId` (code-unit order). Not paginated: a project holds at most its page limit. `components` counts definitions; `published` entries with a published copy; `drafts` entries whose working copy differs from their published copy or that were never published; `updatedAt` is the latest change to any of its entries or definitions. Callers: any member (session).
+         */
+        get: operations["listPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pages/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a page
+         * @description The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
+         *
+         *     Callers: a project admin's session plus the project's `x-cms-key`.
+         */
+        delete: operations["deletePage"];
         options?: never;
         head?: never;
         patch?: never;
@@ -858,7 +934,7 @@ export type components = {
              * @example https://example.com/hooks/folio
              */
             url: string;
-            events: ("content.published" | "content.unpublished" | "objects.published" | "media.uploaded" | "media.deleted" | "ping" | "*")[];
+            events: ("content.published" | "content.unpublished" | "objects.published" | "objects.deleted" | "media.uploaded" | "media.deleted" | "ping" | "*")[];
             description?: string;
         };
         /**
@@ -1158,7 +1234,8 @@ export type components = {
          *       },
          *       "status": "published",
          *       "publishedAt": "2026-11-21T09:30:00.000Z",
-         *       "updatedAt": "2026-11-21T09:30:00.000Z"
+         *       "updatedAt": "2026-11-21T09:30:00.000Z",
+         *       "version": 3
          *     }
          */
         Entry: {
@@ -1176,6 +1253,8 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+            /** @description Starts at 1 and grows by one on every change to the entry (edit, publish, unpublish, restore). Send it back as `If-Match: "<version>"` to edit only what you saw. Visitors see the version their published copy was made at. */
+            version: number;
         };
         /** Error */
         Error: {
@@ -1786,7 +1865,7 @@ export type components = {
              * @example https://example.com/hooks/folio
              */
             url?: string;
-            events?: ("content.published" | "content.unpublished" | "objects.published" | "media.uploaded" | "media.deleted" | "ping" | "*")[];
+            events?: ("content.published" | "content.unpublished" | "objects.published" | "objects.deleted" | "media.uploaded" | "media.deleted" | "ping" | "*")[];
             description?: string;
             active?: boolean;
         };
@@ -3209,6 +3288,11 @@ export interface operations {
                  * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
                  */
                 "x-cms-key"?: string;
+                /**
+                 * @description The entry `version` you last read, quoted (`"3"`). If the entry has changed since, nothing is written and the answer is 412 `precondition_failed` with `details.currentVersion`. Anything but a quoted integer is 400. Without it the last write wins.
+                 * @example "3"
+                 */
+                "if-match"?: string;
             };
             path: {
                 entryId: string;
@@ -3295,6 +3379,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description If-Match names a version that is no longer current; nothing was written: `precondition_failed` */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "precondition_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
             /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
             500: {
                 headers: {
@@ -3339,6 +3439,11 @@ export interface operations {
                  * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
                  */
                 "x-cms-key"?: string;
+                /**
+                 * @description The entry `version` you last read, quoted (`"3"`). If the entry has changed since, nothing is written and the answer is 412 `precondition_failed` with `details.currentVersion`. Anything but a quoted integer is 400. Without it the last write wins.
+                 * @example "3"
+                 */
+                "if-match"?: string;
             };
             path: {
                 entryId: string;
@@ -3420,6 +3525,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description If-Match names a version that is no longer current; nothing was written: `precondition_failed` */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "precondition_failed";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -3598,6 +3719,136 @@ export interface operations {
             };
         };
     };
+    deleteEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
+            path: {
+                /** @description The entry id (`ent_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deleted"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     patchEntry: {
         parameters: {
             query?: never;
@@ -3607,6 +3858,11 @@ export interface operations {
                  * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
                  */
                 "x-cms-key"?: string;
+                /**
+                 * @description The entry `version` you last read, quoted (`"3"`). If the entry has changed since, nothing is written and the answer is 412 `precondition_failed` with `details.currentVersion`. Anything but a quoted integer is 400. Without it the last write wins.
+                 * @example "3"
+                 */
+                "if-match"?: string;
             };
             path: {
                 /** @description The entry id (`ent_…`). */
@@ -3693,6 +3949,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description If-Match names a version that is no longer current; nothing was written: `precondition_failed` */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "precondition_failed";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -4775,6 +5047,419 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    deleteObject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path: {
+                /** @description Object type: letters, digits, `_ . : -`. */
+                type: string;
+                /** @description The object id (URL-encoded). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "type": "product",
+                         *       "id": "sku-1042",
+                         *       "deleted": true
+                         *     }
+                         */
+                        data: {
+                            type: string;
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    listPages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            pageId: string;
+                            /** @description Definitions on the page. */
+                            components: number;
+                            /** @description Entries with a published copy. */
+                            published: number;
+                            /** @description Entries whose working copy differs from their published copy, or never published. */
+                            drafts: number;
+                            /**
+                             * Format: date-time
+                             * @description The latest change to any entry or definition of the page.
+                             */
+                            updatedAt: string;
+                        }[];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    deletePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
+            path: {
+                /**
+                 * @description A page path such as "/" (1 to 512 characters, no control characters).
+                 * @example /
+                 */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "pageId": "/about",
+                         *       "deleted": [
+                         *         "ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2"
+                         *       ]
+                         *     }
+                         */
+                        data: {
+                            pageId: string;
+                            /** @description Ids of the entries removed. */
+                            deleted: string[];
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

@@ -57,6 +57,8 @@ export async function seedProject(db: Db, name: string, pages: number, perPage: 
         publishedAt: now,
         createdAt: now,
         updatedAt: now,
+        version: 2,
+        publishedVersion: 2,
       });
     }
   }

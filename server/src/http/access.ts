@@ -40,6 +40,8 @@ export const access = {
   editor: { allow: ['session'], project: true, role: 'editor' },
   /** An editor or admin editing content from the site: session plus the site's publishable key. */
   editorWithSiteKey: { allow: ['session'], project: true, role: 'editor', requireSiteKey: true },
+  /** An admin removing content from the site (entry and page deletion): session plus the site's publishable key. */
+  adminWithSiteKey: { allow: ['session'], project: true, role: 'admin', requireSiteKey: true },
   /**
    * Definitions sync (contract §11): the site's publishable key (bounded by the project's
    * definitionSync mode), or a member's session or a write secret key (may change everything). A

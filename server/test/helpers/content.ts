@@ -42,6 +42,7 @@ export interface EntryBody {
   componentId: string;
   fields: Record<string, unknown>;
   status: string;
+  version: number;
 }
 
 export async function editorEntries(app: FastifyInstance, site: Site, pageId: string) {

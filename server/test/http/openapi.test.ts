@@ -30,7 +30,10 @@ const OPERATION_IDS = [
   'createProject',
   'createUser',
   'createWebhook',
+  'deleteEntry',
   'deleteMedia',
+  'deleteObject',
+  'deletePage',
   'deleteUser',
   'deleteWebhook',
   'getHealth',
@@ -45,6 +48,7 @@ const OPERATION_IDS = [
   'listMedia',
   'listObjects',
   'listPageEntries',
+  'listPages',
   'listProjects',
   'listUsers',
   'listWebhooks',
@@ -283,7 +287,8 @@ describeEachDb('OpenAPI and /docs', (ctx) => {
       (op?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
     assert.deepEqual(headers(listObjects), ['x-cms-key', 'x-cms-project-id', 'If-None-Match']);
     // x-cms-key is also the publishableKey security scheme; PATCH content needs it beside the session.
-    assert.deepEqual(headers(doc.paths['/v1/content/{id}']?.patch), ['x-cms-key']);
+    // If-Match is the route's own headers schema (contract part two, §7).
+    assert.deepEqual(headers(doc.paths['/v1/content/{id}']?.patch), ['x-cms-key', 'if-match']);
     assert.deepEqual(doc.paths['/v1/content/{id}']?.patch?.security, [{ session: [], publishableKey: [] }]);
     assert.deepEqual(headers(doc.paths['/v1/users']?.get), ['x-cms-project-id']);
     assert.ok(headers(doc.paths['/v1/snapshot']?.get).includes('If-None-Match'));

@@ -65,6 +65,46 @@ describeEachDb('two instances on one database', (ctx) => {
     );
   });
 
+  it('a deletion on A leaves the cached page, snapshot and object overlay of B within a second', async (t) => {
+    if (!postgres()) return t.skip('SQLite runs one instance per file');
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'live' }, status: 'published' });
+    const admin = { ...bearer(site.admin.token), 'x-cms-project-id': site.project.id };
+    const saved = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/objects/save',
+      headers: admin,
+      payload: { status: 'published', objects: [{ type: 'product', id: 'p1', fields: { title: 'x' } }] },
+    });
+    assert.equal(saved.status, 200);
+    const onB = async () => {
+      const [page, snapshot, objects] = await Promise.all(
+        [pageUrl('/'), '/v1/snapshot', '/v1/objects'].map((url) =>
+          call(b, { method: 'GET', url, headers: site.key }),
+        ),
+      );
+      return {
+        page: page?.body.data.length,
+        snapshotPages: Object.keys(snapshot?.body.data.content ?? {}).length,
+        snapshotObjects: snapshot?.body.data.objectFields.length,
+        objects: objects?.body.data.length,
+      };
+    };
+    assert.deepEqual(await onB(), { page: 1, snapshotPages: 1, snapshotObjects: 1, objects: 1 }); // cached on B
+
+    const entry = await call(ctx.app, {
+      method: 'DELETE',
+      url: `/v1/content/${id}`,
+      headers: { ...site.key, ...bearer(site.admin.token) },
+    });
+    assert.equal(entry.status, 200);
+    const object = await call(ctx.app, { method: 'DELETE', url: '/v1/objects/product/p1', headers: admin });
+    assert.equal(object.status, 200);
+    const gone = { page: 0, snapshotPages: 0, snapshotObjects: 0, objects: 0 };
+    assert.deepEqual(await eventually(onB, (v) => JSON.stringify(v) === JSON.stringify(gone)), gone);
+  });
+
   it('rotating the key on A makes the old key fail on B', async (t) => {
     if (!postgres()) return t.skip('SQLite runs one instance per file');
     const site = await newSite(ctx.app);

@@ -67,6 +67,7 @@ describeEachDb(
           'content.published',
           'content.unpublished',
           'objects.published',
+          'objects.deleted',
           'media.uploaded',
           'media.deleted',
           'ping',

@@ -12,13 +12,14 @@ export const entriesOfPage = (db: DbOrTx, projectId: string, pageId: string): Pr
 
 export type PublishedRow = Pick<EntryRow, 'id' | 'instanceKey' | 'componentId' | 'publishedAt'> & {
   publishedFields: string;
+  publishedVersion: number;
 };
 
 /** The live entries of one page: one indexed range scan, no query per entry. */
 export const publishedEntriesOfPage = (db: DbOrTx, projectId: string, pageId: string) =>
   db
     .selectFrom('contentEntries')
-    .select(['id', 'instanceKey', 'componentId', 'publishedFields', 'publishedAt'])
+    .select(['id', 'instanceKey', 'componentId', 'publishedFields', 'publishedAt', 'publishedVersion'])
     .where('projectId', '=', projectId)
     .where('pageId', '=', pageId)
     .where('publishedFields', 'is not', null)
@@ -64,7 +65,18 @@ export async function setComponentId(
 ): Promise<{ live: boolean }> {
   const rows = await trx
     .updateTable('contentEntries')
-    .set({ componentId, updatedAt: now })
+    // A live entry's visitors see the new component too, so its published version moves with it.
+    .set((eb) => ({
+      componentId,
+      updatedAt: now,
+      version: eb('version', '+', 1),
+      publishedVersion: eb
+        .case()
+        .when('publishedFields', 'is', null)
+        .then(null)
+        .else(eb('version', '+', 1))
+        .end(),
+    }))
     .where('projectId', '=', key.projectId)
     .where('pageId', '=', key.pageId)
     .where('instanceKey', '=', key.instanceKey)
@@ -74,14 +86,24 @@ export async function setComponentId(
   return { live: rows.some((r) => r.publishedFields !== null) };
 }
 
+/**
+ * Changes an entry and counts the change in its `version`, in the same statement (no extra round
+ * trip on publish). `published`: "set" makes this version the published one, "clear" takes it down.
+ */
 export async function updateEntry(
   trx: Tx,
   id: string,
   set: Partial<Pick<EntryRow, 'fields' | 'publishedFields' | 'publishedAt' | 'updatedAt'>>,
+  published?: 'set' | 'clear',
 ): Promise<EntryRow> {
   return trx
     .updateTable('contentEntries')
-    .set(set)
+    .set((eb) => ({
+      ...set,
+      version: eb('version', '+', 1),
+      ...(published === 'set' && { publishedVersion: eb('version', '+', 1) }),
+      ...(published === 'clear' && { publishedVersion: null }),
+    }))
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -95,7 +117,13 @@ export async function updateEntry(
 export const publishDraftsOfPage = (trx: Tx, projectId: string, pageId: string, now: string) =>
   trx
     .updateTable('contentEntries')
-    .set({ publishedFields: sql<string>`fields`, publishedAt: now, updatedAt: now })
+    .set((eb) => ({
+      publishedFields: sql<string>`fields`,
+      publishedAt: now,
+      updatedAt: now,
+      version: eb('version', '+', 1),
+      publishedVersion: eb('version', '+', 1),
+    }))
     .where('projectId', '=', projectId)
     .where('pageId', '=', pageId)
     .where((eb) => eb.or([eb('publishedFields', 'is', null), eb('publishedFields', '<>', eb.ref('fields'))]))
@@ -139,3 +167,63 @@ export const findHistory = (
     .where('entryId', '=', entryId)
     .where('id', '=', id)
     .executeTakeFirst();
+
+/**
+ * Removes entries (one, or every entry of a page) and returns what they were at that moment. One
+ * DELETE … RETURNING: on PostgreSQL it waits for an edit holding the row and then sees its commit,
+ * so whether an entry was live is never read stale. Their history goes with them (the foreign key
+ * of entry_history cascades, on both dialects).
+ */
+export function deleteEntries(
+  trx: Tx,
+  projectId: string,
+  target: { id: string } | { pageId: string },
+): Promise<EntryRow[]> {
+  let query = trx.deleteFrom('contentEntries').where('projectId', '=', projectId);
+  query = 'id' in target ? query.where('id', '=', target.id) : query.where('pageId', '=', target.pageId);
+  return query.returningAll().execute();
+}
+
+export interface EntryPageSummary {
+  pageId: string;
+  published: number;
+  drafts: number;
+  updatedAt: string;
+}
+
+/**
+ * Per page of the project: how many entries are live, how many are drafts (working copy differs
+ * from the published one, or never published) and the latest change. One grouped scan of the
+ * (project_id, page_id, instance_key) index range, whatever the number of pages.
+ */
+export async function entryPageSummaries(db: DbOrTx, projectId: string): Promise<EntryPageSummary[]> {
+  const rows = await db
+    .selectFrom('contentEntries')
+    .select((eb) => [
+      'pageId',
+      eb.fn
+        .sum<number>(eb.case().when('publishedFields', 'is not', null).then(1).else(0).end())
+        .as('published'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.or([eb('publishedFields', 'is', null), eb('publishedFields', '<>', eb.ref('fields'))]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('drafts'),
+      eb.fn.max('updatedAt').as('updatedAt'),
+    ])
+    .where('projectId', '=', projectId)
+    .groupBy('pageId')
+    .execute();
+  // PostgreSQL's sum() is a bigint, which pg returns as a string.
+  return rows.map((r) => ({
+    pageId: r.pageId,
+    published: Number(r.published),
+    drafts: Number(r.drafts),
+    updatedAt: r.updatedAt,
+  }));
+}

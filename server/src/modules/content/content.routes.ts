@@ -6,7 +6,7 @@ import { projectIdOf } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
-import { notFound } from '../../shared/errors.js';
+import { notFound, preconditionFailed } from '../../shared/errors.js';
 import { LIMITS } from '../definitions/limits.js';
 import {
   BulkPublishBody,
@@ -15,6 +15,8 @@ import {
   EntryParams,
   HistoryItem,
   HistoryParams,
+  IfMatchHeaders,
+  ifMatchVersion,
   PageParams,
   UpdateEntryBody,
 } from './content.schemas.js';
@@ -25,10 +27,13 @@ const tags = ['Content'];
 const EVENT_SHAPE =
   'Writes a `content.published` event (`content.unpublished` for unpublish) into the outbox in the same transaction. Event `data`: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields, publishedAt }], actor: { id, email } }` — `fields` are the published fields; on unpublish `fields` and `publishedAt` are null. The change reaches visitors on every instance at once (cached pages are dropped through LISTEN/NOTIFY on PostgreSQL).';
 
+const IF_MATCH_NOTE =
+  'Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.';
+
 const CORS_NOTE =
   "Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).";
 
-const actorOf = (request: FastifyRequest): Actor => ({
+export const actorOf = (request: FastifyRequest): Actor => ({
   id: request.auth.session!.accountId,
   email: request.auth.session!.email,
 });
@@ -77,10 +82,13 @@ ${CORS_NOTE}`,
 
 Where the page's definition declares a field, a value of the wrong type is 400: \`text\` a string; \`richtext\` a string or a structured document (object or array); \`number\` a finite number; \`boolean\`; \`image\` a string (URL or media id) or an object with a string \`url\`; \`url\` an http(s), mailto or tel URL or a relative reference; \`json\` anything. Undeclared keys are accepted and stored. Limits: field keys up to ${LIMITS.keyLength} characters, each value up to ${LIMITS.fieldValueBytes} bytes as JSON, at most ${LIMITS.fieldsPerEntry} fields per entry (400).
 
-On publish: ${EVENT_SHAPE} A history row records the actor and the published fields.`,
+On publish: ${EVENT_SHAPE} A history row records the actor and the published fields.
+
+${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           params: EntryParams,
+          headers: IfMatchHeaders,
           body: UpdateEntryBody,
-          response: { 200: Envelope(Entry), ...errors(400, notFound('Entry')) },
+          response: { 200: Envelope(Entry), ...errors(400, notFound('Entry'), preconditionFailed(3)) },
         },
       },
       async (request) => ({
@@ -89,6 +97,7 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
           request.params.entryId,
           request.body,
           actorOf(request),
+          ifMatchVersion(request.headers),
         ),
         error: null,
       }),
@@ -121,13 +130,21 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
           tags,
           operationId: 'unpublishEntry',
           summary: 'Take an entry down',
-          description: `Removes the published copy: visitors stop seeing the entry; the working copy is kept (status "draft"). Unpublishing an entry that is not live changes nothing. Otherwise a history row (action "unpublish", the fields taken down) is recorded and: ${EVENT_SHAPE}`,
+          description: `Removes the published copy: visitors stop seeing the entry; the working copy is kept (status "draft"). Unpublishing an entry that is not live changes nothing. Otherwise a history row (action "unpublish", the fields taken down) is recorded and: ${EVENT_SHAPE}
+
+${IF_MATCH_NOTE}`,
           params: EntryParams,
-          response: { 200: Envelope(Entry), ...errors(400, notFound('Entry')) },
+          headers: IfMatchHeaders,
+          response: { 200: Envelope(Entry), ...errors(400, notFound('Entry'), preconditionFailed(3)) },
         },
       },
       async (request) => ({
-        data: await content.unpublish(projectIdOf(request), request.params.entryId, actorOf(request)),
+        data: await content.unpublish(
+          projectIdOf(request),
+          request.params.entryId,
+          actorOf(request),
+          ifMatchVersion(request.headers),
+        ),
         error: null,
       }),
     );
@@ -162,14 +179,24 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
           tags,
           operationId: 'restoreEntryVersion',
           summary: 'Restore a version from the history into the working copy',
-          description:
-            "The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).",
+          description: `The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+
+${IF_MATCH_NOTE}`,
           params: HistoryParams,
-          response: { 200: Envelope(Entry), ...errors(400, notFound('History entry')) },
+          headers: IfMatchHeaders,
+          response: {
+            200: Envelope(Entry),
+            ...errors(400, notFound('Entry'), notFound('History entry'), preconditionFailed(3)),
+          },
         },
       },
       async (request) => ({
-        data: await content.restore(projectIdOf(request), request.params.entryId, request.params.historyId),
+        data: await content.restore(
+          projectIdOf(request),
+          request.params.entryId,
+          request.params.historyId,
+          ifMatchVersion(request.headers),
+        ),
         error: null,
       }),
     );

@@ -14,6 +14,7 @@ const entryExample = {
   status: 'published',
   publishedAt: '2026-11-21T09:30:00.000Z',
   updatedAt: '2026-11-21T09:30:00.000Z',
+  version: 3,
 };
 
 export const Entry = Type.Object(
@@ -26,9 +27,29 @@ export const Entry = Type.Object(
     status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
     publishedAt: Type.Union([Timestamp, Type.Null()]),
     updatedAt: Timestamp,
+    version: Type.Integer({
+      minimum: 1,
+      description:
+        'Starts at 1 and grows by one on every change to the entry (edit, publish, unpublish, restore). Send it back as `If-Match: "<version>"` to edit only what you saw. Visitors see the version their published copy was made at.',
+    }),
   },
   { title: 'Entry', examples: [entryExample] },
 );
+
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      pattern: '^"[0-9]{1,15}"$',
+      description:
+        'The entry `version` you last read, quoted (`"3"`). If the entry has changed since, nothing is written and the answer is 412 `precondition_failed` with `details.currentVersion`. Anything but a quoted integer is 400. Without it the last write wins.',
+      examples: ['"3"'],
+    }),
+  ),
+});
+
+/** The version an `If-Match` header names (already checked by IfMatchHeaders), or undefined. */
+export const ifMatchVersion = (headers: { 'if-match'?: string }): number | undefined =>
+  headers['if-match'] === undefined ? undefined : Number(headers['if-match'].slice(1, -1));
 
 export const PageParams = Strict({ pageId: PageId });
 export const EntryParams = Strict({ entryId: Id });
@@ -83,4 +104,32 @@ export const HistoryItem = Type.Object(
       },
     ],
   },
+);
+
+export const PageSummary = Type.Object(
+  {
+    pageId: Type.String(),
+    components: Type.Integer({ description: 'Definitions on the page.' }),
+    published: Type.Integer({ description: 'Entries with a published copy.' }),
+    drafts: Type.Integer({
+      description: 'Entries whose working copy differs from their published copy, or never published.',
+    }),
+    updatedAt: Type.String({
+      format: 'date-time',
+      description: 'The latest change to any entry or definition of the page.',
+    }),
+  },
+  {
+    examples: [
+      { pageId: '/', components: 3, published: 2, drafts: 1, updatedAt: '2026-11-21T09:30:00.000Z' },
+    ],
+  },
+);
+
+export const PageDeleted = Type.Object(
+  {
+    pageId: Type.String(),
+    deleted: Type.Array(Type.String(), { description: 'Ids of the entries removed.' }),
+  },
+  { examples: [{ pageId: '/about', deleted: [entryExample.id] }] },
 );

@@ -3,7 +3,7 @@ import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../d
 import { lockRow } from '../../db/dialect/index.js';
 import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
-import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
+import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { isoNow } from '../../shared/time.js';
 import type { EntryStubs } from '../definitions/definitions.service.js';
@@ -25,6 +25,7 @@ export interface Entry {
   status: 'draft' | 'published';
   publishedAt: string | null;
   updatedAt: string;
+  version: number;
 }
 
 export interface Actor {
@@ -43,6 +44,7 @@ export function toEntry(row: EntryRow): Entry {
     status: row.publishedFields !== null && row.publishedFields === row.fields ? 'published' : 'draft',
     publishedAt: row.publishedAt,
     updatedAt: row.updatedAt,
+    version: row.version,
   };
 }
 
@@ -126,6 +128,8 @@ export const entryStubs: EntryStubs = {
         publishedAt: null,
         createdAt: now,
         updatedAt: now,
+        version: 1,
+        publishedVersion: null,
       })),
     ),
   changeComponent: repo.setComponentId,
@@ -140,11 +144,22 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     checkFields(declared, values, merged);
   }
 
-  /** Locks the entry (PostgreSQL) so concurrent edits merge one after the other; 404 if not ours. */
-  async function lockedEntry(trx: Tx, projectId: string, entryId: string): Promise<EntryRow> {
+  /**
+   * Locks the entry (PostgreSQL) so concurrent edits merge one after the other; 404 if not ours.
+   * `ifMatch` (the version the caller last saw) is compared under that lock, so of two requests
+   * carrying the same version exactly one passes: the second reads the first's committed version
+   * (PostgreSQL waits on the row lock; SQLite runs one write transaction at a time) and gets 412.
+   */
+  async function lockedEntry(
+    trx: Tx,
+    projectId: string,
+    entryId: string,
+    ifMatch?: number,
+  ): Promise<EntryRow> {
     await lockRow(trx, 'content_entries', entryId);
     const row = await repo.findEntry(trx, projectId, entryId);
     if (!row) throw notFound('Entry');
+    if (ifMatch !== undefined && ifMatch !== row.version) throw preconditionFailed(row.version);
     return row;
   }
 
@@ -200,9 +215,10 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
       entryId: string,
       patch: { fields?: Fields; status?: 'draft' | 'published' },
       actor: Actor,
+      ifMatch?: number,
     ): Promise<Entry> {
       return transactionWithChanges(db, bus, async (trx, changed) => {
-        const row = await lockedEntry(trx, projectId, entryId);
+        const row = await lockedEntry(trx, projectId, entryId, ifMatch);
         const now = isoNow();
         let working = row.fields;
         if (patch.fields) {
@@ -216,11 +232,12 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
         }
         const publish = patch.status === 'published' && row.publishedFields !== working;
         if (working === row.fields && !publish) return toEntry(row);
-        const updated = await repo.updateEntry(trx, row.id, {
-          fields: working,
-          updatedAt: now,
-          ...(publish && { publishedFields: working, publishedAt: now }),
-        });
+        const updated = await repo.updateEntry(
+          trx,
+          row.id,
+          { fields: working, updatedAt: now, ...(publish && { publishedFields: working, publishedAt: now }) },
+          publish ? 'set' : undefined,
+        );
         if (publish) await announce(trx, changed, 'content.published', [updated], actor, now, [working]);
         return toEntry(updated);
       });
@@ -239,16 +256,17 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     },
 
     /** Removes the published copy; the working copy stays. Unpublishing a draft-only entry is a no-op. */
-    unpublish(projectId: string, entryId: string, actor: Actor): Promise<Entry> {
+    unpublish(projectId: string, entryId: string, actor: Actor, ifMatch?: number): Promise<Entry> {
       return transactionWithChanges(db, bus, async (trx, changed) => {
-        const row = await lockedEntry(trx, projectId, entryId);
+        const row = await lockedEntry(trx, projectId, entryId, ifMatch);
         if (row.publishedFields === null) return toEntry(row);
         const now = isoNow();
-        const updated = await repo.updateEntry(trx, row.id, {
-          publishedFields: null,
-          publishedAt: null,
-          updatedAt: now,
-        });
+        const updated = await repo.updateEntry(
+          trx,
+          row.id,
+          { publishedFields: null, publishedAt: null, updatedAt: now },
+          'clear',
+        );
         await announce(trx, changed, 'content.unpublished', [updated], actor, now, [row.publishedFields]);
         return toEntry(updated);
       });
@@ -263,16 +281,16 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     },
 
     /** The working copy becomes the fields of that history row: a draft, published as usual. */
-    restore(projectId: string, entryId: string, historyId: string): Promise<Entry> {
+    restore(projectId: string, entryId: string, historyId: string, ifMatch?: number): Promise<Entry> {
       return transactionWithChanges(db, bus, async (trx) => {
-        const row = await lockedEntry(trx, projectId, entryId);
-        const version = await repo.findHistory(trx, projectId, entryId, historyId);
-        if (!version) throw notFound('History entry');
-        if (version.fields === row.fields) return toEntry(row);
-        const fields = JSON.parse(version.fields) as Fields;
+        const row = await lockedEntry(trx, projectId, entryId, ifMatch);
+        const past = await repo.findHistory(trx, projectId, entryId, historyId);
+        if (!past) throw notFound('History entry');
+        if (past.fields === row.fields) return toEntry(row);
+        const fields = JSON.parse(past.fields) as Fields;
         // The definition may have changed since: the restored values must still fit their types.
         await validate(trx, row, fields, fields);
-        return toEntry(await repo.updateEntry(trx, row.id, { fields: version.fields, updatedAt: isoNow() }));
+        return toEntry(await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: isoNow() }));
       });
     },
   };

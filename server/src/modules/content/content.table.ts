@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * A content entry. `fields` is the working copy, `publishedFields` the published one (null when not
@@ -15,6 +15,10 @@ export interface ContentEntriesTable {
   publishedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** 1 for a new stub, one more on every change (contract §7); `If-Match` compares against it. */
+  version: Generated<number>;
+  /** The version the published copy was made at (what visitors see); null while not live. */
+  publishedVersion: number | null;
 }
 
 /** The publish audit trail: one row per publish or unpublish of an entry. */

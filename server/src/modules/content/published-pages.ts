@@ -15,13 +15,15 @@ const hasEntries = (page: PublishedPage): boolean => page !== EMPTY;
  * Builds the `{ data: [entries], error: null }` envelope by splicing the stored canonical JSON of
  * each entry's published fields, rather than parsing and re-serialising it: the stored text already
  * is valid JSON. Entries are ordered by instanceKey in code-unit order, the same on both dialects.
+ * Visitors see the published copy, so `updatedAt` is its `publishedAt` and `version` the version it
+ * was published at (a later draft save changes neither, nor this cached page).
  */
 function serialize(pageId: string, rows: repo.PublishedRow[]): PublishedPage {
   const q = JSON.stringify;
   const sorted = rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
   const items = sorted.map(
     (r) =>
-      `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${r.publishedFields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)}}`,
+      `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${r.publishedFields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)},"version":${r.publishedVersion}}`,
   );
   return cachedJson(Buffer.from(`{"data":[${items.join(',')}],"error":null}`));
 }

@@ -74,3 +74,43 @@ export async function pruneSyncCounts(db: DbOrTx, projectId: string, before: str
     .where('windowStart', '<', before)
     .execute();
 }
+
+export interface DefinitionPageSummary {
+  pageId: string;
+  components: number;
+  updatedAt: string;
+}
+
+/** Per page of the project: its number of definitions and their latest change (one grouped scan of the primary key). */
+export async function definitionPageSummaries(
+  db: DbOrTx,
+  projectId: string,
+): Promise<DefinitionPageSummary[]> {
+  const rows = await db
+    .selectFrom('componentDefinitions')
+    .select((eb) => [
+      'pageId',
+      eb.fn.countAll<number>().as('components'),
+      eb.fn.max('updatedAt').as('updatedAt'),
+    ])
+    .where('projectId', '=', projectId)
+    .groupBy('pageId')
+    .execute();
+  return rows.map((r) => ({ pageId: r.pageId, components: Number(r.components), updatedAt: r.updatedAt }));
+}
+
+/** Removes the definitions of a page, or of one instance on it; returns how many went. */
+export async function deleteDefinitions(
+  db: DbOrTx,
+  projectId: string,
+  pageId: string,
+  instanceKey?: string,
+): Promise<number> {
+  let query = db
+    .deleteFrom('componentDefinitions')
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId);
+  if (instanceKey !== undefined) query = query.where('instanceKey', '=', instanceKey);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

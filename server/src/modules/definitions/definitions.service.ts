@@ -65,6 +65,15 @@ export async function declaredFieldTypes(
   return new Map(fields.map((f) => [f.key, f.type]));
 }
 
+/**
+ * What the content module needs of definitions for pages (handed over in app.ts): the per-page
+ * summary of GET /v1/pages, and removing the definitions of a deleted entry or page.
+ */
+export const pageDefinitions = {
+  summaries: repo.definitionPageSummaries,
+  remove: repo.deleteDefinitions,
+};
+
 const limitReached = (message: string, limit: number) => new AppError('conflict', 409, message, { limit });
 
 /** Duplicates inside one request are the caller's mistake: say which. */

@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
     description: 'A content entry was taken down (its published copy removed).',
   },
   { type: 'objects.published', description: 'Objects were saved with status "published".' },
+  { type: 'objects.deleted', description: 'A published object was deleted (gone from every view).' },
   { type: 'media.uploaded', description: 'An image was uploaded.' },
   { type: 'media.deleted', description: 'An image was deleted.' },
   { type: 'ping', description: 'A test event sent on demand by POST /v1/webhooks/:id/test.' },
@@ -13,9 +14,10 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number]['type'];
 
-/** Events that count as a publish and so trigger deploy hooks (contract §4). */
+/** Events that count as a publish and so trigger deploy hooks (contract §4; deletions of live data, part two §6). */
 export const DEPLOY_TRIGGERS: readonly EventType[] = [
   'content.published',
   'content.unpublished',
   'objects.published',
+  'objects.deleted',
 ];

@@ -226,3 +226,32 @@ export async function viewRows(db: Db, filter: Parameters<typeof objectsOf>[1]) 
         [await objectsOf(trx, filter), await fieldsOf(trx, filter), await itemsOf(trx, filter)] as const,
     );
 }
+
+/**
+ * Removes one object with its field and item rows (draft and published); returns the object row as
+ * it was, or undefined when there was none. The object row goes first: on PostgreSQL that waits for
+ * a save holding it (upsertObjects locks it), and a save that starts later waits for this commit.
+ */
+export async function deleteObject(
+  trx: Tx,
+  projectId: string,
+  key: ObjectKey,
+): Promise<ObjectRow | undefined> {
+  const row = await trx
+    .deleteFrom('objects')
+    .where('projectId', '=', projectId)
+    .where('type', '=', key.type)
+    .where('objectId', '=', key.objectId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return undefined;
+  for (const table of ['objectFields', 'objectItems'] as const) {
+    await trx
+      .deleteFrom(table)
+      .where('projectId', '=', projectId)
+      .where('type', '=', key.type)
+      .where('objectId', '=', key.objectId)
+      .execute();
+  }
+  return row;
+}

@@ -4,9 +4,16 @@ import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { Envelope, errors } from '../../http/schemas.js';
-import { forbidden } from '../../shared/errors.js';
+import { forbidden, notFound } from '../../shared/errors.js';
 import { LIMITS } from './objects.limits.js';
-import { ObjectsQuery, ObjectView, SaveBody, SaveResult } from './objects.schemas.js';
+import {
+  ObjectDeleted,
+  ObjectParams,
+  ObjectsQuery,
+  ObjectView,
+  SaveBody,
+  SaveResult,
+} from './objects.schemas.js';
 import type { ObjectsService } from './objects.service.js';
 
 const tags = ['Objects'];
@@ -46,6 +53,27 @@ export const objectsRoutes =
         },
       },
       async (request) => ({ data: await objects.save(projectIdOf(request), request.body), error: null }),
+    );
+
+    app.delete(
+      '/:type/:id',
+      {
+        config: { access: access.objectsWrite },
+        schema: {
+          tags,
+          operationId: 'deleteObject',
+          summary: 'Delete an object',
+          description: `Removes the object's draft and published rows (fields and collections): it leaves the draft overlay, the published view and the snapshot at once, on every instance. When it had been published, an \`objects.deleted\` event \`{ projectId, objects: [{ type, id }] }\` is written in the same transaction (webhooks, deploy hooks). \`type\` and \`id\` are URL-encoded. An unknown object is 404.
+
+Callers: as for save, an editor or admin session, or a \`write\` secret key (a \`read\` key is 403).`,
+          params: ObjectParams,
+          response: { 200: Envelope(ObjectDeleted), ...errors(400, notFound('Object')) },
+        },
+      },
+      async (request) => ({
+        data: await objects.remove(projectIdOf(request), request.params.type, request.params.id),
+        error: null,
+      }),
     );
 
     app.get(

@@ -139,3 +139,18 @@ export const ObjectView = Type.Object(
     ],
   },
 );
+
+export const ObjectParams = Strict({
+  type: TypeName,
+  id: Type.String({
+    minLength: 1,
+    maxLength: LIMITS.idLength,
+    pattern: '^[^\\u0000-\\u001f]+$',
+    description: 'The object id (URL-encoded).',
+  }),
+});
+
+export const ObjectDeleted = Type.Object(
+  { type: Type.String(), id: Type.String(), deleted: Type.Literal(true) },
+  { examples: [{ type: 'product', id: 'sku-1042', deleted: true }] },
+);

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
 import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
-import { forbidden, validationFailed } from '../../shared/errors.js';
+import { forbidden, notFound, validationFailed } from '../../shared/errors.js';
 import { MemoCache } from '../../shared/memo-cache.js';
 import type { Credential } from '../../shared/principals.js';
 import { randomToken } from '../../shared/secrets.js';
@@ -127,6 +127,29 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
       // Read-your-writes on this instance without waiting for the notification round trip.
       if (published.length > 0) changes.deliverLocal(TOPICS.snapshot, projectId);
       return result;
+    },
+
+    /**
+     * Removes the object's draft and published rows. When it was published, an `objects.deleted`
+     * event (webhooks, deploy hooks) is written in the same transaction, and the published view and
+     * the snapshot are dropped on every instance.
+     */
+    async remove(
+      projectId: string,
+      type: string,
+      id: string,
+    ): Promise<{ type: string; id: string; deleted: true }> {
+      const row = await db.transaction().execute(async (trx) => {
+        const deleted = await repo.deleteObject(trx, projectId, { type, objectId: id });
+        if (!deleted) throw notFound('Object');
+        if (deleted.publishedAt !== null) {
+          await enqueueEvent(trx, projectId, 'objects.deleted', { objects: [{ type, id }] });
+          await changes.notify(trx, TOPICS.snapshot, projectId);
+        }
+        return deleted;
+      });
+      if (row.publishedAt !== null) changes.deliverLocal(TOPICS.snapshot, projectId);
+      return { type, id, deleted: true };
     },
 
     /** The working copy of every object (drafts included); never cached. */

@@ -1,0 +1,124 @@
+import type { Db, DbOrTx, Tx } from '../../db/database.js';
+import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
+import { byCodeUnits } from '../../shared/canonical.js';
+import { notFound } from '../../shared/errors.js';
+import { enqueueEvent } from '../events/events.repository.js';
+import * as repo from './content.repository.js';
+import type { Actor } from './content.service.js';
+import type { EntryRow } from './content.table.js';
+
+/** What pages need of the definitions module (its `pageDefinitions`, handed over in app.ts). */
+export interface PageDefinitions {
+  summaries(
+    db: DbOrTx,
+    projectId: string,
+  ): Promise<{ pageId: string; components: number; updatedAt: string }[]>;
+  /** Removes the definitions of a page, or of one instance on it; returns how many went. */
+  remove(trx: Tx, projectId: string, pageId: string, instanceKey?: string): Promise<number>;
+}
+
+export interface PageSummary {
+  pageId: string;
+  components: number;
+  published: number;
+  drafts: number;
+  updatedAt: string;
+}
+
+/**
+ * Pages as a whole (contract part two, §6): the list an editor navigates, and deleting an entry or
+ * a page with its definitions and history. Deletion of something live is announced like an
+ * unpublish: one `content.unpublished` event (webhooks, deploy hooks) and the page and snapshot
+ * caches dropped on every instance, all in the deleting transaction.
+ */
+export function createPagesService(db: Db, bus: ChangeBus, definitions: PageDefinitions) {
+  async function announceDeleted(
+    trx: Tx,
+    changed: (topic: string, key: string) => Promise<void>,
+    projectId: string,
+    pageId: string,
+    rows: EntryRow[],
+    actor: Actor,
+  ): Promise<void> {
+    // A deleted entry's id may be in a live stream or a cached page even when it was not published.
+    await changed(TOPICS.page, pageKey(projectId, pageId));
+    const live = rows.filter((r) => r.publishedFields !== null);
+    if (live.length === 0) return;
+    // The unpublish event's shape (fields and publishedAt null), plus `deleted: true`.
+    await enqueueEvent(trx, projectId, 'content.unpublished', {
+      pageId,
+      entries: live.map((r) => ({
+        id: r.id,
+        instanceKey: r.instanceKey,
+        componentId: r.componentId,
+        fields: null,
+        publishedAt: null,
+      })),
+      actor,
+      deleted: true,
+    });
+    await changed(TOPICS.snapshot, projectId);
+  }
+
+  return {
+    /**
+     * Every page with a definition or an entry, by pageId in code-unit order: two grouped,
+     * indexed queries (definitions, entries) merged here, never a query per page.
+     */
+    async list(projectId: string): Promise<PageSummary[]> {
+      const [defs, entries] = await Promise.all([
+        definitions.summaries(db, projectId),
+        repo.entryPageSummaries(db, projectId),
+      ]);
+      const pages = new Map<string, PageSummary>();
+      for (const d of defs) {
+        pages.set(d.pageId, {
+          pageId: d.pageId,
+          components: d.components,
+          published: 0,
+          drafts: 0,
+          updatedAt: d.updatedAt,
+        });
+      }
+      for (const e of entries) {
+        const page = pages.get(e.pageId);
+        if (!page) pages.set(e.pageId, { ...e, components: 0 });
+        else {
+          page.published = e.published;
+          page.drafts = e.drafts;
+          if (e.updatedAt > page.updatedAt) page.updatedAt = e.updatedAt;
+        }
+      }
+      return [...pages.values()].sort((a, b) => byCodeUnits(a.pageId, b.pageId));
+    },
+
+    /** Removes the entry, its definition and its history. */
+    deleteEntry(projectId: string, entryId: string, actor: Actor): Promise<{ id: string; deleted: true }> {
+      return transactionWithChanges(db, bus, async (trx, changed) => {
+        const [row] = await repo.deleteEntries(trx, projectId, { id: entryId });
+        if (!row) throw notFound('Entry');
+        await definitions.remove(trx, projectId, row.pageId, row.instanceKey);
+        await announceDeleted(trx, changed, projectId, row.pageId, [row], actor);
+        return { id: row.id, deleted: true as const };
+      });
+    },
+
+    /** Removes every entry and definition of the page in one transaction; 404 when it has neither. */
+    deletePage(
+      projectId: string,
+      pageId: string,
+      actor: Actor,
+    ): Promise<{ pageId: string; deleted: string[] }> {
+      return transactionWithChanges(db, bus, async (trx, changed) => {
+        const rows = await repo.deleteEntries(trx, projectId, { pageId });
+        const removed = await definitions.remove(trx, projectId, pageId);
+        if (rows.length === 0 && removed === 0) throw notFound('Page');
+        rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+        await announceDeleted(trx, changed, projectId, pageId, rows, actor);
+        return { pageId, deleted: rows.map((r) => r.id) };
+      });
+    },
+  };
+}
+
+export type PagesService = ReturnType<typeof createPagesService>;
