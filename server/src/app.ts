@@ -21,6 +21,7 @@ import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
 import { contentRoutes } from './modules/content/content.routes.js';
 import { createContentService, entryStubs } from './modules/content/content.service.js';
+import { pageViews } from './modules/content/page-views.js';
 import { publishedEntriesForSnapshot } from './modules/content/published-pages.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
 import { createDefinitionsService, declaredFieldTypes } from './modules/definitions/definitions.service.js';
@@ -28,6 +29,8 @@ import { createSyncLimiter } from './modules/definitions/sync-limit.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
 import { createDeploysService } from './modules/deploys/deploys.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createLiveHub } from './modules/live/live.hub.js';
+import { liveRoutes } from './modules/live/live.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { mediaServeRoutes } from './modules/media/media.serve.js';
 import { createMediaService } from './modules/media/media.service.js';
@@ -36,6 +39,8 @@ import { createLocalStorage } from './modules/media/storage/local.js';
 import { objectsRoutes } from './modules/objects/objects.routes.js';
 import { createObjectsService } from './modules/objects/objects.service.js';
 import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
+import { previewRoutes } from './modules/preview/preview.routes.js';
+import { createPreviewService } from './modules/preview/preview.service.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createSiteCache } from './modules/projects/site-cache.js';
@@ -140,6 +145,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   const apiKeys = createApiKeysService(db, {
     onTouchError: (err) => app.log.warn({ err }, 'could not record an API key as used'),
   });
+  const preview = createPreviewService(db);
 
   const credentials: CredentialStore = {
     session: auth.resolveSession,
@@ -148,6 +154,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     secretKey: apiKeys.resolve,
     role: users.roleOf,
     projectIdsOf: users.projectIdsOf,
+    previewToken: preview.resolve,
   };
   installAuth(app, credentials);
   installCors(app, sites.byId);
@@ -172,6 +179,21 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
   await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });
+  await app.register(previewRoutes(preview), { prefix: '/v1/preview-tokens' });
+  // Live streams follow page changes on the change bus; each change loads the page once for all
+  // of its streams. They end before the server closes (preClose), else close would wait on them.
+  const liveLimits = {
+    heartbeatMs: config.liveHeartbeatMs,
+    maxStreamsPerProject: config.liveMaxStreamsPerProject,
+    maxBufferBytes: config.liveMaxBufferBytes,
+  };
+  const live = createLiveHub(changes, {
+    ...liveLimits,
+    views: (projectId, pageId) => pageViews(db, projectId, pageId),
+    log: app.log,
+  });
+  app.addHook('preClose', async () => live.close());
+  await app.register(liveRoutes(live, liveLimits), { prefix: '/v1/live' });
   revalidate = createRevalidator(
     { projectIdOfKey: sites.peekProjectId, pageEtag: content.peekPageEtag, snapshotEtag: snapshot.peekEtag },
     app.log,

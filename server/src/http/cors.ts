@@ -19,7 +19,8 @@ import { appendRouteHook } from './route-hooks.js';
  * exactly with the Origin's host (`www.example.com` is its own entry). Rejected: @fastify/cors, whose origin callback runs before our auth has resolved the
  * project, and which would answer preflight for every route.
  */
-const ALLOW_HEADERS = 'authorization, content-type, if-none-match, x-cms-key, x-cms-project-id, x-request-id';
+const ALLOW_HEADERS =
+  'authorization, content-type, if-none-match, x-cms-key, x-cms-preview, x-cms-project-id, x-request-id';
 const EXPOSE_HEADERS = 'etag, x-request-id';
 
 const ANY_ORIGIN = { domains: [] };

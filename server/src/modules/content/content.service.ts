@@ -222,6 +222,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
           ...(publish && { publishedFields: working, publishedAt: now }),
         });
         if (publish) await announce(trx, changed, 'content.published', [updated], actor, now, [working]);
+        else await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
         return toEntry(updated);
       });
     },
@@ -264,7 +265,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
 
     /** The working copy becomes the fields of that history row: a draft, published as usual. */
     restore(projectId: string, entryId: string, historyId: string): Promise<Entry> {
-      return transactionWithChanges(db, bus, async (trx) => {
+      return transactionWithChanges(db, bus, async (trx, changed) => {
         const row = await lockedEntry(trx, projectId, entryId);
         const version = await repo.findHistory(trx, projectId, entryId, historyId);
         if (!version) throw notFound('History entry');
@@ -272,6 +273,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
         const fields = JSON.parse(version.fields) as Fields;
         // The definition may have changed since: the restored values must still fit their types.
         await validate(trx, row, fields, fields);
+        await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
         return toEntry(await repo.updateEntry(trx, row.id, { fields: version.fields, updatedAt: isoNow() }));
       });
     },

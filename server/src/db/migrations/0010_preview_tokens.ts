@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Preview tokens (contract §10): read-only credentials a member hands to a site's preview, one
+ * project each. Only the SHA-256 of the token is stored (256 random bits: a fast hash is enough, and
+ * a request costs one lookup by primary key), like sessions and secret keys. Expired rows are pruned
+ * by the worker; `expires_at` is indexed for that sweep.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('preview_tokens')
+    .addColumn('token_hash', 'text', (c) => c.primaryKey())
+    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+    .addColumn('created_by', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('preview_tokens_expires_idx')
+    .on('preview_tokens')
+    .column('expires_at')
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('preview_tokens').execute();
+}
