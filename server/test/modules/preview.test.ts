@@ -21,7 +21,7 @@ describeEachDb('preview tokens', (ctx) => {
   const createToken = (
     site: Site,
     payload: object = {},
-    headers = { ...bearer(site.editor.token), ...site.key },
+    headers: Record<string, string> = { ...bearer(site.editor.token), ...site.key },
   ) => call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers, payload });
 
   async function tokenOf(site: Site): Promise<string> {
