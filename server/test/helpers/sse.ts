@@ -1,7 +1,11 @@
+import { type IncomingMessage, request } from 'node:http';
+
 /**
- * A Server-Sent Events client over fetch, as a site (or the SDK) opens GET /v1/live: headers carry
+ * A Server-Sent Events client, as a site (or the SDK, with fetch) opens GET /v1/live: headers carry
  * the credentials, the body is read as it streams. Events are parsed per the SSE format; comment
- * lines (`: …`) are kept as events named `comment`.
+ * lines (`: …`) are kept as events named `comment`. node:http with a connection of its own per
+ * stream (agent: false), not the global fetch: fetch's shared pool leaves spare connections open
+ * that would hold the server's close for a headers timeout.
  */
 export interface SseEvent {
   event: string;
@@ -32,11 +36,19 @@ export async function openLive(
   pageId: string,
   headers: Record<string, string>,
 ): Promise<LiveClient> {
-  const abort = new AbortController();
-  const res = await fetch(`${base}/v1/live?pageId=${encodeURIComponent(pageId)}`, {
-    headers,
-    signal: abort.signal,
+  const url = new URL(`${base}/v1/live?pageId=${encodeURIComponent(pageId)}`);
+  const req = request(url, { headers, agent: false });
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    req.once('response', resolve);
+    req.once('error', reject);
+    req.end();
   });
+  req.on('error', () => {}); // close() tears the connection down
+  const resHeaders = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (typeof value === 'string') resHeaders.set(name, value);
+  }
+  const status = res.statusCode ?? 0;
   const events: SseEvent[] = [];
   let cursor = 0;
   let wake: (() => void) | null = null;
@@ -44,12 +56,13 @@ export async function openLive(
     wake?.();
     wake = null;
   };
-  if (res.status !== 200) {
-    const body = await res.json();
+  if (status !== 200) {
+    let text = '';
+    for await (const chunk of res) text += chunk;
     return {
-      status: res.status,
-      headers: res.headers,
-      body,
+      status,
+      headers: resHeaders,
+      body: JSON.parse(text),
       events,
       next: () => Promise.reject(new Error('stream refused')),
       nextChange: () => Promise.reject(new Error('stream refused')),
@@ -63,7 +76,7 @@ export async function openLive(
     const decoder = new TextDecoder();
     let buffer = '';
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of res as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
         let split = buffer.indexOf('\n\n');
         while (split !== -1) {
@@ -102,8 +115,8 @@ export async function openLive(
   }
 
   return {
-    status: res.status,
-    headers: res.headers,
+    status,
+    headers: resHeaders,
     body: null,
     events,
     next,
@@ -113,7 +126,7 @@ export async function openLive(
       if (got) throw new Error(`unexpected event ${JSON.stringify(got)}`);
     },
     ended,
-    close: () => abort.abort(),
+    close: () => req.destroy(),
   };
 }
 
