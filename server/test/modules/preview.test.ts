@@ -60,6 +60,10 @@ describeEachDb('preview tokens', (ctx) => {
     assert.equal(rows[0]?.tokenHash, sha256Hex(token));
     assert.ok(!JSON.stringify(rows).includes(token));
 
+    // The body is optional.
+    const bare = await call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers: site.editing });
+    assert.equal(bare.status, 201, JSON.stringify(bare.body));
+
     const short = await createToken(site, { ttlSeconds: 60 });
     assert.equal(short.status, 201);
     assert.ok(Date.parse(short.body.data.expiresAt) - Date.now() <= 61_000);

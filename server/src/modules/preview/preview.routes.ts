@@ -14,10 +14,14 @@ export const previewRoutes =
       '/',
       {
         config: { access: access.member },
+        // The body is optional (every property is): a POST without one means `{}`.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
         schema: {
           tags,
           summary: 'Create a preview token',
-          description: `A read-only credential for a site's preview of unpublished content, for any member (any role) of the project. The project is the request's (\`x-cms-key\`, \`x-cms-project-id\`, or the session's only project).
+          description: `The body is optional. A read-only credential for a site's preview of unpublished content, for any member (any role) of the project. The project is the request's (\`x-cms-key\`, \`x-cms-project-id\`, or the session's only project).
 
 With \`x-cms-preview: <token>\` beside the project's \`x-cms-key\`: \`GET /v1/content/:pageId\` answers what a member's session sees (every entry, working fields), \`GET /v1/objects?draft=true\` the draft overlay, and \`GET /v1/live\` streams working-copy changes too; these answers are \`Cache-Control: private, no-store\`. An unknown or expired token is 401 on any route; a token of another project than the key's is 403; on every other route (all writes included) a valid token is 403, because it is read-only. It cannot be revoked: keep \`ttlSeconds\` short. Expired tokens are deleted by the worker.`,
           body: CreatePreviewTokenBody,
