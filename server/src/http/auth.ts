@@ -19,8 +19,8 @@ export interface CredentialStore {
   role(accountId: string, projectId: string): Promise<Role | null>;
   /** The account's projects (ids), to pick the only one when no project is named. */
   projectIdsOf(accountId: string): Promise<string[]>;
-  /** The project of a preview token that has not expired; null otherwise. */
-  previewToken(token: string): Promise<{ projectId: string } | null>;
+  /** The project and expiry of a preview token that has not expired; null otherwise. */
+  previewToken(token: string): Promise<{ projectId: string; expiresAt: string } | null>;
 }
 
 export interface AuthContext {
@@ -31,6 +31,8 @@ export interface AuthContext {
   /** The session's role in `projectId`. */
   role: Role | null;
   secretKey: SecretKeyPrincipal | null;
+  /** When the preview token that authorised the call expires (a live stream ends then). */
+  previewExpiresAt?: string;
 }
 
 declare module 'fastify' {
@@ -118,8 +120,11 @@ async function authenticate(
   // A preview token is read-only and valid only beside the publishable key of its own project.
   const previewHeader = header(request, 'x-cms-preview');
   let previewProjectId: string | null = null;
+  let previewExpiresAt: string | undefined;
   if (previewHeader !== null && rule.project) {
-    previewProjectId = (await store.previewToken(previewHeader))?.projectId ?? null;
+    const preview = await store.previewToken(previewHeader);
+    previewProjectId = preview?.projectId ?? null;
+    previewExpiresAt = preview?.expiresAt;
     if (!previewProjectId) throw unauthorized('The x-cms-preview token is unknown or has expired.');
     if (!rule.preview) {
       throw forbidden(
@@ -187,7 +192,14 @@ async function authenticate(
       throw forbidden('This secret API key is read-only.');
     }
   }
-  return { via, projectId, session: activeSession, role, secretKey };
+  return {
+    via,
+    projectId,
+    session: activeSession,
+    role,
+    secretKey,
+    ...(via === 'preview' && previewExpiresAt && { previewExpiresAt }),
+  };
 }
 
 function header(request: FastifyRequest, name: string): string | null {

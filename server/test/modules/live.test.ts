@@ -3,8 +3,10 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/connect.js';
+import { sha256Hex } from '../../src/shared/secrets.js';
 import { describeEachDb } from '../helpers/app.js';
 import {
   editorEntries,
@@ -138,6 +140,21 @@ describeEachDb(
       assert.equal(draft.publishedAt, null);
       visitor.close();
       preview.close();
+    });
+
+    it('a preview stream ends when its token expires', async () => {
+      const { site } = await publishedSite();
+      const headers = await previewHeaders(site);
+      const soon = new Date(Date.now() + 1500).toISOString();
+      await sql`update preview_tokens set expires_at = ${soon} where token_hash = ${sha256Hex(headers['x-cms-preview'])}`.execute(
+        ctx.db,
+      );
+      const stream = await open(site, headers);
+      assert.equal(stream.status, 200);
+      await stream.nextChange();
+      const started = Date.now();
+      await stream.ended;
+      assert.ok(Date.now() - started < 3000);
     });
 
     it('sends a comment line at the heartbeat interval', async () => {

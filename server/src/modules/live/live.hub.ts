@@ -161,9 +161,17 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
   return {
     /**
      * Adds a stream for a page; it first receives every entry the caller sees now, then changes.
-     * Over the per-project limit of this instance: 429 (nothing is written to the sink).
+     * Over the per-project limit of this instance: 429 (nothing is written to the sink). Returns
+     * what to call when the client goes away.
      */
-    open(projectId: string, pageId: string, drafts: boolean, sink: LiveSink): () => void {
+    open(
+      projectId: string,
+      pageId: string,
+      drafts: boolean,
+      sink: LiveSink,
+      /** When the credential expires (a preview token): the stream ends then (epoch ms). */
+      until?: number,
+    ): () => void {
       if (closed) throw rateLimited(RETRY_AFTER_SECONDS, 'The server is shutting down; reconnect shortly.');
       const count = perProject.get(projectId) ?? 0;
       if (count >= options.maxStreamsPerProject) {
@@ -188,7 +196,21 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       // The new stream has been sent nothing, so the next load sends it the whole page. One load
       // serves every stream that opens while it runs.
       void refresh(watch);
-      return () => remove(stream);
+      // A preview stream must not outlive its token: it would keep showing drafts after a 401.
+      const expiry =
+        until === undefined
+          ? null
+          : setTimeout(
+              () => {
+                remove(stream);
+                void sink.end();
+              },
+              Math.max(0, until - Date.now()),
+            ).unref();
+      return () => {
+        if (expiry) clearTimeout(expiry);
+        remove(stream);
+      };
     },
 
     /** Open streams on this instance (tests, the bench). */

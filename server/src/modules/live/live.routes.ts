@@ -52,7 +52,7 @@ export const liveRoutes =
 
 Browsers: \`EventSource\` cannot send headers, and credentials never go in query strings, so open the stream with \`fetch\` and read the body (the SDK does this). CORS as for content.
 
-Limits: at most ${limits.maxStreamsPerProject} open streams per project on one server (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 with \`Retry-After\`. A reader that falls more than ${limits.maxBufferBytes} bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down: reconnect.`,
+Limits: at most ${limits.maxStreamsPerProject} open streams per project on one server (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 with \`Retry-After\`. A reader that falls more than ${limits.maxBufferBytes} bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires: reconnect (with a new token).`,
           querystring: LiveQuery,
           response: { 200: LiveStream, ...errors(400, 401, 403, 429) },
         },
@@ -61,7 +61,14 @@ Limits: at most ${limits.maxStreamsPerProject} open streams per project on one s
         const drafts = seesWorkingCopies(request.auth);
         const body = new PassThrough();
         body.on('error', () => {}); // a write racing the client's disconnect; the close below cleans up
-        const close = live.open(projectIdOf(request), request.query.pageId, drafts, sinkFor(reply, body));
+        const expires = request.auth.previewExpiresAt;
+        const close = live.open(
+          projectIdOf(request),
+          request.query.pageId,
+          drafts,
+          sinkFor(reply, body),
+          expires === undefined ? undefined : Date.parse(expires),
+        );
         body.once('close', close); // the client went away (Fastify destroys the body then)
         // Headers go out with the first bytes: send a comment now so the client sees the stream open.
         body.write(': stream open\n\n');

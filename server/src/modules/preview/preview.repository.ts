@@ -5,15 +5,15 @@ export async function insertToken(db: DbOrTx, row: PreviewTokenRow): Promise<voi
   await db.insertInto('previewTokens').values(row).execute();
 }
 
-/** The project of a token that has not expired at `now`; null otherwise. */
+/** The project and expiry of a token that has not expired at `now`; null otherwise. */
 export async function findLiveToken(
   db: DbOrTx,
   tokenHash: string,
   now: string,
-): Promise<{ projectId: string } | null> {
+): Promise<{ projectId: string; expiresAt: string } | null> {
   const row = await db
     .selectFrom('previewTokens')
-    .select('projectId')
+    .select(['projectId', 'expiresAt'])
     .where('tokenHash', '=', tokenHash)
     .where('expiresAt', '>', now)
     .executeTakeFirst();
