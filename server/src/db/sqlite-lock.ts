@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 
 /**
@@ -18,9 +20,11 @@ export interface FileLock {
 
 /** Takes the lock, or returns null when another process holds it. */
 export function lockSqliteDatabase(file: string): FileLock | null {
+  mkdirSync(dirname(file), { recursive: true }); // a first start: the data directory is not there yet
   const lock = new SQLite(`${file}.lock`, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
+    lock.pragma('journal_mode = MEMORY'); // no -journal file left beside it
     // The first write takes the exclusive lock; in this mode it is kept until the connection closes.
     lock.exec('BEGIN EXCLUSIVE');
     lock.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)');

@@ -216,7 +216,8 @@ function bearerToken(request: FastifyRequest): string | null {
   return match[1];
 }
 
-function missingCredentialMessage(rule: AccessRule): string {
+/** The 401 message for a call without the credential a rule needs (also the document's example). */
+export function missingCredentialMessage(rule: AccessRule): string {
   const names: Record<Credential, string> = {
     session: 'a session (Authorization: Bearer <token>)',
     publishableKey: 'the publishable key (x-cms-key)',

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { DOCS_CSS, DOCS_TITLE, FAVICON_SVG, LOGO_SVG } from './docs-theme.js';
+import { hoistNamedSchemas } from './openapi-components.js';
+import { documentRoute } from './openapi-operation.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (the same ones that validate and
@@ -11,15 +14,22 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
-    // A plugin's root route ('/' under a prefix) is documented without the trailing slash.
-    transform: ({ schema, url }) => ({ schema, url: url.length > 1 ? url.replace(/\/$/, '') : url }),
+    transform: ({ schema, url, route }) =>
+      documentRoute({ schema, url, route }) as { schema: FastifySchema; url: string },
+    transformObject: (document) =>
+      hoistNamedSchemas(
+        ('openapiObject' in document ? document.openapiObject : {}) as Record<string, unknown>,
+      ),
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Folio API',
         version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description: readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8'),
       },
+      // Relative: the document describes the server that serves it, wherever that runs.
+      servers: [{ url: '/', description: 'The server this document is served from' }],
       components: {
         securitySchemes: {
           session: { type: 'http', scheme: 'bearer', description: 'Session token from POST /v1/auth/login.' },
@@ -45,7 +55,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         },
       },
       tags: [
-        { name: 'Health' },
+        { name: 'Health', description: 'Liveness and database reachability, for load balancers.' },
         { name: 'Auth', description: 'Sessions for editors and admins.' },
         { name: 'Projects', description: 'A project is one site.' },
         { name: 'Users', description: 'Members of the project and their roles (admin, editor).' },
@@ -99,5 +109,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
+    logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/docs/', target: '_self' },
+    theme: {
+      title: DOCS_TITLE,
+      css: [{ filename: 'folio.css', content: DOCS_CSS }],
+      favicon: [
+        { filename: 'folio.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON_SVG },
+      ],
+    },
   });
 }

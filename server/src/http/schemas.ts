@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import type { AppError } from '../shared/errors.js';
 
 /** Shared schemas: the envelope, the error body, ids, timestamps and pagination (contract §1). */
 
@@ -35,30 +36,35 @@ export const PageQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid input (`invalid_json`, `validation_failed`, `project_required`)',
-  401: 'Missing, unknown or expired credential (`unauthorized`)',
-  403: 'Credential lacks the role, access level or site (`forbidden`)',
-  404: 'Unknown resource, or one of another project (`not_found`)',
-  409: 'Conflict (`conflict`)',
-  413: 'Body over its limit (`payload_too_large`)',
-  415: 'Unsupported media type (`unsupported_media_type`)',
-  429: 'Rate limited (`rate_limited`); see `Retry-After`',
-};
-
-/** Response schemas for the error statuses a route can answer. */
-export function errors(...statuses: number[]): Record<number, TSchema> {
+/**
+ * The error statuses a route can answer, for its response schemas and the OpenAPI document. Pass the
+ * status, or the AppError the route really throws (`notFound('Entry')`): the document then shows that
+ * error as the example for its status. The codes each status can carry on this route, the statuses every
+ * route shares (401/403 from its access rule, 400/413/415 from a JSON body, 500, 503) and the generic
+ * examples are worked out in one place, src/http/openapi-errors.ts.
+ */
+export function errors(...specs: (number | AppError)[]): Record<number, TSchema> {
+  const byStatus = new Map<number, AppError[]>();
+  for (const spec of specs) {
+    const status = typeof spec === 'number' ? spec : spec.statusCode;
+    const list = byStatus.get(status) ?? [];
+    if (typeof spec !== 'number') list.push(spec);
+    byStatus.set(status, list);
+  }
   return Object.fromEntries(
-    statuses.map((s) => [s, { ...ErrorEnvelope, description: ERROR_DESCRIPTIONS[s] ?? 'Error' }]),
+    [...byStatus].map(([status, examples]) => [status, { ...ErrorEnvelope, [ERROR_EXAMPLES]: examples }]),
   );
 }
+
+/** Where errors() leaves a response's example errors for the document (a symbol: never serialised). */
+export const ERROR_EXAMPLES = Symbol('errorExamples');
 
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-21T09:30:00.000Z'] });
 
 export const Deleted = Envelope(
   Type.Object(
     { id: Type.String(), deleted: Type.Literal(true) },
-    { examples: [{ id: 'usr_01JD…', deleted: true }] },
+    { title: 'Deleted', examples: [{ id: 'usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2', deleted: true }] },
   ),
 );
 

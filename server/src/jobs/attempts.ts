@@ -69,6 +69,33 @@ export interface AttemptResult {
   retryAfterSeconds: number | null;
   /** No retry makes sense (e.g. the webhook was deactivated meanwhile): fail at once. */
   final?: boolean;
+  /** The host attempted (`host[:port]`), for the log; never the path, which may hold a secret. */
+  target?: string;
+}
+
+/** Attempts a row gets in all: the first plus one per wait of the schedule. */
+export const attemptsAllowed = (scheduleMs: readonly number[]): number => scheduleMs.length + 1;
+
+/**
+ * The log line of a failed attempt: where, what went wrong, and how many tries are left. One per
+ * attempt, so an operator sees a failing receiver without reading the API's delivery log.
+ */
+export function failedAttemptLog(row: AttemptColumns, result: AttemptResult, scheduleMs: readonly number[]) {
+  const attempt = row.attemptCount + 1;
+  const of = result.final || result.responseCode === 410 ? attempt : attemptsAllowed(scheduleMs);
+  const what = result.error ?? `answered ${result.responseCode}`;
+  return {
+    fields: {
+      id: row.id,
+      projectId: row.projectId,
+      target: result.target ?? null,
+      status: result.responseCode,
+      error: result.error,
+      attempt,
+      of,
+    },
+    message: `attempt ${attempt} of ${of} to ${result.target ?? 'an unknown target'} failed: ${what}`,
+  };
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { claimDueAttempts } from '../db/dialect/claim.js';
+import { isDatabaseUnavailable } from '../db/dialect/unavailable.js';
 import { createHookClient } from '../shared/hook-http.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { openSecretBox } from '../shared/secret-keys.js';
 import { isoAt } from '../shared/time.js';
-import { type AttemptColumns, type AttemptResult, failedAttempt } from './attempts.js';
+import { type AttemptColumns, type AttemptResult, failedAttempt, failedAttemptLog } from './attempts.js';
 import { attemptJobs, snapshotVersionOf, sweepJobs } from './handlers.js';
 import { recordOutcome } from './queue.js';
 import type { AttemptJob, JobContext, WorkerLog } from './types.js';
@@ -27,6 +28,10 @@ export interface Worker {
 }
 
 const FLUSH_DELAY_MS = 5;
+/** Longest wait between polls while ticks keep failing (a database outage). */
+const MAX_BACKOFF_MS = 30_000;
+/** While the database stays down, one reminder line per this long. */
+const OUTAGE_LOG_EVERY_MS = 60_000;
 
 interface Outcome {
   job: AttemptJob;
@@ -99,7 +104,12 @@ export function startWorker(options: WorkerOptions): Worker {
       });
     } catch (err) {
       // The rows stay leased and are attempted again once the lease runs out: late, never lost.
-      log.error({ err }, 'worker: recording attempt outcomes failed');
+      if (isDatabaseUnavailable(err)) {
+        log.warn(
+          { error: (err as Error).message },
+          'worker: recording attempt outcomes failed: database unavailable',
+        );
+      } else log.error({ err }, 'worker: recording attempt outcomes failed');
     } finally {
       for (const o of batch) inFlight.set(o.job.name, (inFlight.get(o.job.name) ?? 1) - 1);
     }
@@ -121,6 +131,10 @@ export function startWorker(options: WorkerOptions): Worker {
       .attempt(ctx, row, batch)
       .catch((err: unknown) => failedAttempt(`internal error: ${(err as Error).message}`))
       .then((result) => {
+        if (!result.ok) {
+          const line = failedAttemptLog(row, result, config.webhookRetryScheduleMs);
+          log.warn({ job: job.name, ...line.fields }, `${job.name}: ${line.message}`);
+        }
         outcomes.push({ job, row, lease, result });
         scheduleFlush();
       });
@@ -148,7 +162,14 @@ export function startWorker(options: WorkerOptions): Worker {
       const rows = await claimDueAttempts<AttemptColumns>(db, job.table, free, isoAt(now), lease);
       inFlight.set(job.name, (inFlight.get(job.name) ?? 0) + rows.length);
       if (rows.length > 0) {
-        const batch = await job.prepare(ctx, rows);
+        let batch: unknown;
+        try {
+          batch = await job.prepare(ctx, rows);
+        } catch (err) {
+          // The rows stay leased until the lease runs out; their slots must not stay taken.
+          inFlight.set(job.name, (inFlight.get(job.name) ?? 0) - rows.length);
+          throw err;
+        }
         for (const row of rows) launch(job, row, lease, batch);
       }
       if (rows.length === free) busy = true;
@@ -156,16 +177,63 @@ export function startWorker(options: WorkerOptions): Worker {
     return busy;
   }
 
+  /**
+   * Failing ticks back off: the wait doubles from the poll interval up to 64 of them (at most 30 s),
+   * so an outage is neither hammered nor logged twice a second. An unreachable database is one warn
+   * line when it starts, a reminder a minute, and one line when it is back; other failures are bugs
+   * and keep their stack.
+   */
+  const maxBackoff = Math.max(config.workerPollMs, Math.min(MAX_BACKOFF_MS, config.workerPollMs * 64));
+  let failures = 0;
+  let outageSince: number | null = null;
+  let outageLoggedAt = 0;
+  function tickFailed(err: unknown): void {
+    failures += 1;
+    if (!isDatabaseUnavailable(err)) {
+      log.error({ err }, 'worker: tick failed');
+      return;
+    }
+    const now = Date.now();
+    if (outageSince === null) {
+      outageSince = now;
+      outageLoggedAt = now;
+      log.warn(
+        { error: (err as Error).message },
+        'worker: database unavailable; backing off until it is back',
+      );
+    } else if (now - outageLoggedAt >= OUTAGE_LOG_EVERY_MS) {
+      outageLoggedAt = now;
+      const seconds = Math.round((now - outageSince) / 1000);
+      log.warn(
+        { error: (err as Error).message, seconds },
+        `worker: database still unavailable after ${seconds} s`,
+      );
+    }
+  }
+  function tickSucceeded(): void {
+    if (outageSince !== null) {
+      log.info(
+        { seconds: Math.round((Date.now() - outageSince) / 1000) },
+        'worker: database is back; resuming',
+      );
+    }
+    failures = 0;
+    outageSince = null;
+  }
+  const nextWait = () =>
+    failures === 0 ? config.workerPollMs : Math.min(maxBackoff, config.workerPollMs * 2 ** (failures - 1));
+
   const loop = (async () => {
     await sleep(config.workerPollMs);
     while (!stopping) {
       let busy = false;
       try {
         busy = await tick();
+        tickSucceeded();
       } catch (err) {
-        log.error({ err }, 'worker: tick failed');
+        tickFailed(err);
       }
-      if (!busy && !stopping) await sleep(config.workerPollMs);
+      if (!busy && !stopping) await sleep(nextWait());
     }
     await Promise.allSettled([...running]);
     while (flushing) await flushing;

@@ -41,6 +41,15 @@ function retryAfterSeconds(header: string | undefined, now: number): number | nu
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** `host[:port]` of a URL, for logs (the path and query of a hook URL may be its secret). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an invalid URL';
+  }
+}
+
 /**
  * The outbound HTTP client for webhooks and deploy hooks: POST only, the target vetted and pinned,
  * one overall deadline (connect + response + body), redirects reported as failures and never
@@ -58,11 +67,12 @@ export function createHookClient(options: HookClientOptions) {
     const started = performance.now();
     const fail = (error: string, responseCode: number | null = null): AttemptResult =>
       failedAttempt(error, { responseCode, durationMs: Math.round(performance.now() - started) });
+    const host = hostOf(request.url);
     const target = await vetTarget(request.url, options.allowPrivate);
-    if (!target.ok) return fail(`refused target: ${target.reason}`);
+    if (!target.ok) return { ...fail(`refused target: ${target.reason}`), target: host };
     const secure = target.url.protocol === 'https:';
 
-    return new Promise<AttemptResult>((resolve) => {
+    const result = await new Promise<AttemptResult>((resolve) => {
       let settled = false;
       const finish = (result: AttemptResult) => {
         if (settled) return;
@@ -124,6 +134,7 @@ export function createHookClient(options: HookClientOptions) {
       );
       req.end(request.body);
     });
+    return { ...result, target: host };
   }
 
   return {

@@ -32,7 +32,9 @@ async function runToExit(entry: string, env: Record<string, string>) {
 }
 
 describe('one server per SQLite database', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'folio-lock-'));
+  const parent = mkdtempSync(join(tmpdir(), 'folio-lock-'));
+  // Not created yet, as on a first start.
+  const dataDir = join(parent, 'data');
   const children: ServerProcess[] = [];
   after(async () => {
     for (const c of children) {
@@ -41,7 +43,7 @@ describe('one server per SQLite database', () => {
         await c.exited;
       }
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(parent, { recursive: true, force: true });
   });
 
   it('a second server on the same file exits with one clear line; after a crash the lock is free', async () => {

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import { createTestDatabase, type DbKind, dbKinds, type TestDatabase } from './db.js';
+import { checkLeaks } from './leaks.js';
 
 export interface TestContext {
   kind: DbKind;
@@ -55,32 +56,35 @@ export function describeEachDb(
 ): void {
   for (const kind of dbKinds()) {
     describe(`${name} [${kind}]`, () => {
-      const state: Partial<TestContext> = { kind };
-      let dataDir = '';
-      before(async () => {
-        dataDir = mkdtempSync(join(tmpdir(), 'folio-data-'));
-        const database = await createTestDatabase(kind);
-        const config = testConfig({ CMS_DATA_DIR: dataDir, ...options.env });
-        state.database = database;
-        state.db = database.handle.db;
-        state.config = config;
-        state.app = await buildApp({ config, database: database.handle, logStream: options.logStream });
-        await state.app.ready();
+      checkLeaks(() => {
+        const state: Partial<TestContext> = { kind };
+        let dataDir = '';
+        before(async () => {
+          dataDir = mkdtempSync(join(tmpdir(), 'folio-data-'));
+          const database = await createTestDatabase(kind);
+          const config = testConfig({ CMS_DATA_DIR: dataDir, ...options.env });
+          state.database = database;
+          state.db = database.handle.db;
+          state.config = config;
+          state.app = await buildApp({ config, database: database.handle, logStream: options.logStream });
+          await state.app.ready();
+        });
+        after(async () => {
+          await state.app?.close();
+          await state.database?.drop();
+          rmSync(dataDir, { recursive: true, force: true });
+        });
+        body(
+          new Proxy(state as TestContext, {
+            get(target, prop: keyof TestContext) {
+              const value = target[prop];
+              if (value === undefined)
+                throw new Error(`test context ${String(prop)} used before before() ran`);
+              return value;
+            },
+          }),
+        );
       });
-      after(async () => {
-        await state.app?.close();
-        await state.database?.drop();
-        rmSync(dataDir, { recursive: true, force: true });
-      });
-      body(
-        new Proxy(state as TestContext, {
-          get(target, prop: keyof TestContext) {
-            const value = target[prop];
-            if (value === undefined) throw new Error(`test context ${String(prop)} used before before() ran`);
-            return value;
-          },
-        }),
-      );
     });
   }
 }

@@ -3,9 +3,11 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { startWorker, type Worker } from '../../src/jobs/worker.js';
+import type { Db } from '../../src/db/database.js';
+import { startWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.js';
 import type { TestContext } from './app.js';
 import { bearer, call } from './factories.js';
+import { trackRunning } from './leaks.js';
 
 /** A request as a webhook receiver saw it. */
 export interface Received {
@@ -38,6 +40,11 @@ export async function startReceiver(respond?: Responder) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  const release = trackRunning(`webhook receiver on port ${port}`, stop);
   return {
     url: `http://127.0.0.1:${port}`,
     received,
@@ -46,8 +53,8 @@ export async function startReceiver(respond?: Responder) {
       state.respond = next;
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
+      release();
     },
   };
 }
@@ -70,6 +77,48 @@ export async function waitFor<T>(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the worker has dispatched every outbox event of the project and nothing they became
+ * is still to be sent (no pending delivery, deploy trigger or deploy call): from then on, nothing
+ * more arrives for what happened so far. "Receives nothing" tests wait for this instead of sleeping
+ * and hoping the worker had its chance.
+ */
+export async function outboxSettled(db: Db, projectId: string, timeoutMs = 15_000): Promise<void> {
+  const first = async (query: { executeTakeFirst(): Promise<unknown> }) =>
+    (await query.executeTakeFirst()) !== undefined;
+  await waitFor(
+    async () => {
+      const busy = await Promise.all([
+        first(
+          db
+            .selectFrom('events')
+            .select('id')
+            .where('projectId', '=', projectId)
+            .where('dispatchedAt', 'is', null),
+        ),
+        first(
+          db
+            .selectFrom('webhookDeliveries')
+            .select('id')
+            .where('projectId', '=', projectId)
+            .where('status', '=', 'pending'),
+        ),
+        first(db.selectFrom('deployTriggers').select('projectId').where('projectId', '=', projectId)),
+        first(
+          db
+            .selectFrom('deploys')
+            .select('id')
+            .where('projectId', '=', projectId)
+            .where('status', '=', 'pending'),
+        ),
+      ]);
+      return !busy.includes(true);
+    },
+    timeoutMs,
+    'the outbox to be dispatched and sent',
+  );
+}
 
 /** Creates a webhook through the API and returns it with its secret. */
 export async function createWebhook(
@@ -142,6 +191,18 @@ export const quietLog = {
   },
 };
 
+/** Starts the worker loop, registered with the leak check (stop it before the test or suite ends). */
+export function startTestWorker(options: WorkerOptions): Worker {
+  const worker = startWorker(options);
+  const release = trackRunning('a worker', () => worker.stop());
+  return {
+    async stop() {
+      await worker.stop();
+      release();
+    },
+  };
+}
+
 /**
  * A nested suite with the worker running on the context's database (started after the app, stopped
  * before it closes: node:test runs a nested suite's `after` before its parent's).
@@ -150,7 +211,7 @@ export function describeWithWorker(ctx: TestContext, name: string, body: () => v
   describe(name, () => {
     let worker: Worker | undefined;
     before(() => {
-      worker = startWorker({ db: ctx.db, config: ctx.config, log: quietLog });
+      worker = startTestWorker({ db: ctx.db, config: ctx.config, log: quietLog });
     });
     after(async () => {
       await worker?.stop();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/connect.js';
@@ -33,7 +33,8 @@ describeEachDb('secret API keys', (ctx) => {
       headers: { ...bearer(key), ...(projectId && { 'x-cms-project-id': projectId }) },
     });
 
-  it('setup: one account administering two sites and editing a third', async () => {
+  // One account administering two sites and editing a third.
+  before(async () => {
     p1 = await createProject('Site one', ada.email);
     p2 = await createProject('Site two', ada.email);
     ada.token = await login(ctx.app, ada.email);

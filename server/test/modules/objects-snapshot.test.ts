@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { before, it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
 import { bearer, call, newProject } from '../helpers/factories.js';
 
@@ -19,7 +19,7 @@ describeEachDb('objects in the snapshot', (ctx) => {
     });
   const item = (id: string) => ({ itemId: id, value: { url: `https://cdn.example.com/${id}.png`, alt: id } });
 
-  it('setup', async () => {
+  before(async () => {
     a = await newProject(ctx.app, 'A');
     b = await newProject(ctx.app, 'B');
   });

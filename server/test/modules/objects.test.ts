@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { before, it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
 import { bearer, call, newMember, newProject } from '../helpers/factories.js';
 
@@ -17,7 +17,7 @@ describeEachDb('objects', (ctx) => {
   const draftRead = (query = '') => read(`?draft=true${query ? `&${query}` : ''}`, asAdmin());
   const find = (list: any[], type: string, id: string) => list.find((o) => o.type === type && o.id === id);
 
-  it('setup', async () => {
+  before(async () => {
     site = await newProject(ctx.app, 'Objects site');
     const res = await call(ctx.app, {
       method: 'POST',

@@ -6,6 +6,7 @@ import { bearer, call, newMember, newProject } from '../helpers/factories.js';
 import {
   createWebhook,
   describeWithWorker,
+  outboxSettled,
   publishableEntry,
   type Receiver,
   startReceiver,
@@ -296,8 +297,8 @@ describeEachDb(
           assert.equal(log.data[0].eventType, 'content.published');
           assert.equal(log.data[0].id, bySpecific[0]!.headers['webhook-id']);
           assert.match(log.data[0].eventId, /^evt_/);
-          // Give the worker time to (wrongly) deliver to the others; nothing may arrive.
-          await new Promise((res) => setTimeout(res, 200));
+          // Once everything the event became is sent, nothing else may have arrived.
+          await outboxSettled(ctx.db, project.id);
           assert.deepEqual(r.received.map((x) => x.url).sort(), ['/all', '/specific']);
         } finally {
           await r.close();
@@ -437,7 +438,7 @@ describeEachDb(
           assert.equal(list.body.data.webhooks[0].active, false);
 
           await entry.publish();
-          await new Promise((res) => setTimeout(res, 300));
+          await outboxSettled(ctx.db, project.id);
           assert.equal(r.received.length, 1);
           assert.equal((await deliveriesOf(admin.token, hook.id)).data.length, 1);
         } finally {

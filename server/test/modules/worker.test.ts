@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { openDatabase } from '../../src/db/connect.js';
-import { startWorker } from '../../src/jobs/worker.js';
 import { newWebhookSecret } from '../../src/shared/webhook-signing.js';
 import { describeEachDb, type TestContext } from '../helpers/app.js';
 import { bearer, call, newProject } from '../helpers/factories.js';
 import {
   createWebhook,
+  outboxSettled,
   publishableEntry,
   quietLog,
-  sleep,
   startReceiver,
+  startTestWorker,
   waitFor,
 } from '../helpers/hooks.js';
 import { type ServerProcess, startServerProcess } from '../helpers/process.js';
@@ -68,7 +68,7 @@ describeEachDb(
 
         const second = await spawnServer({ CMS_WORKER_POLL_MS: '20' });
         await waitFor(() => receiver.received.length >= 1, 20_000, 'delivery after restart');
-        await sleep(300);
+        await outboxSettled(ctx.db, project.id, 20_000);
         assert.equal(receiver.received.length, 1);
         assert.equal(JSON.parse(receiver.received[0]!.body).type, 'content.published');
         const log = await waitFor(
@@ -160,7 +160,7 @@ describeEachDb(
           .set({ createdAt: new Date(Date.now() - 31 * 86_400_000).toISOString() })
           .where('id', '=', old.id)
           .execute();
-        const worker = startWorker({
+        const worker = startTestWorker({
           db: ctx.db,
           config: { ...ctx.config, workerPollMs: 10 },
           log: quietLog,
@@ -196,8 +196,8 @@ function describeTwoInstances(ctx: TestContext) {
     const other = openDatabase(ctx.database.config);
     const config = { ...ctx.config, workerPollMs: 10, workerBatchSize: 20 };
     const workers = [
-      startWorker({ db: ctx.db, config, log: quietLog }),
-      startWorker({ db: other.db, config, log: quietLog }),
+      startTestWorker({ db: ctx.db, config, log: quietLog }),
+      startTestWorker({ db: other.db, config, log: quietLog }),
     ];
     try {
       await createWebhook(ctx.app, admin.token, `${receiver.url}/a`, ['*']);
@@ -234,7 +234,7 @@ function describeTwoInstances(ctx: TestContext) {
         return !trigger && data.length > 0 && data.every((d) => d.status === 'succeeded') ? data : null;
       };
       await waitFor(deploysDone, 30_000, 'deploy calls');
-      await sleep(300);
+      await outboxSettled(ctx.db, project.id, 30_000);
       const deploys = (await deploysDone()) ?? [];
 
       const ids = webhookCalls().map((r) => r.headers['webhook-id']);

@@ -37,7 +37,7 @@ const keyProperties = {
   }),
 };
 
-export const ApiKey = Type.Object(keyProperties, { examples: [keyExample] });
+export const ApiKey = Type.Object(keyProperties, { title: 'ApiKey', examples: [keyExample] });
 
 export const CreatedApiKey = Type.Object(
   {
@@ -45,6 +45,7 @@ export const CreatedApiKey = Type.Object(
     key: Type.String({ description: 'The secret key. Shown only in this response; store it now.' }),
   },
   {
+    title: 'CreatedApiKey',
     examples: [
       {
         ...keyExample,
@@ -65,6 +66,7 @@ export const CreateApiKeyBody = Strict(
     access: Access,
   },
   {
+    title: 'CreateApiKeyBody',
     examples: [
       {
         name: 'Catalogue sync',

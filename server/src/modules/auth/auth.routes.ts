@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { invalidCredentials, rateLimited } from '../../shared/errors.js';
 import { LoginBody, LoginResponse, LogoutResponse, Me, Session } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 
@@ -15,11 +16,19 @@ export const authRoutes =
         config: { access: access.anyone },
         schema: {
           tags,
+          operationId: 'login',
           summary: 'Sign in with email and password',
           description:
             'Returns a session token. After 10 failures in 15 minutes for one client address and email (or 100 for one address) the answer is 429 with Retry-After.',
           body: LoginBody,
-          response: { 200: Envelope(LoginResponse), ...errors(400, 401, 429) },
+          response: {
+            200: Envelope(LoginResponse),
+            ...errors(
+              400,
+              invalidCredentials(),
+              rateLimited(900, 'Too many failed sign-in attempts. Try again later.'),
+            ),
+          },
         },
       },
       async (request) => ({ data: await auth.login(request.body, request.ip), error: null }),
@@ -31,6 +40,7 @@ export const authRoutes =
         config: { access: access.signedIn },
         schema: {
           tags,
+          operationId: 'logout',
           summary: 'End the presented session',
           response: { 200: Envelope(LogoutResponse), ...errors(401) },
         },
@@ -47,6 +57,7 @@ export const authRoutes =
         config: { access: access.signedIn },
         schema: {
           tags,
+          operationId: 'getMe',
           summary: 'The signed-in account and its projects',
           response: { 200: Envelope(Me), ...errors(401) },
         },
@@ -60,6 +71,7 @@ export const authRoutes =
         config: { access: access.signedIn },
         schema: {
           tags,
+          operationId: 'refreshSession',
           summary: 'Rotate the session token',
           description:
             'Returns a new token with a fresh lifetime; the presented token stops working at once.',

@@ -16,7 +16,7 @@ export const Me = Type.Object(
     name: Type.String(),
     projects: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema })),
   },
-  { examples: [meExample] },
+  { title: 'Me', examples: [meExample] },
 );
 
 export const LoginBody = Strict(
@@ -24,20 +24,20 @@ export const LoginBody = Strict(
     email: Type.String({ minLength: 1, maxLength: 254 }),
     password: Type.String({ minLength: 1, maxLength: 256 }),
   },
-  { examples: [{ email: 'ada@example.com', password: 'correct horse battery' }] },
+  { title: 'LoginBody', examples: [{ email: 'ada@example.com', password: 'correct horse battery' }] },
 );
 
 export const Session = Type.Object(
   { token: Type.String({ description: 'Send as Authorization: Bearer <token>.' }), expiresAt: Timestamp },
-  { examples: [sessionExample] },
+  { title: 'Session', examples: [sessionExample] },
 );
 
 export const LoginResponse = Type.Object(
   { user: Me, token: Type.String(), expiresAt: Timestamp },
-  { examples: [{ user: meExample, ...sessionExample }] },
+  { title: 'LoginResult', examples: [{ user: meExample, ...sessionExample }] },
 );
 
 export const LogoutResponse = Type.Object(
   { loggedOut: Type.Literal(true) },
-  { examples: [{ loggedOut: true }] },
+  { title: 'LogoutResult', examples: [{ loggedOut: true }] },
 );

@@ -6,6 +6,7 @@ import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
+import { notFound } from '../../shared/errors.js';
 import { LIMITS } from '../definitions/limits.js';
 import {
   BulkPublishBody,
@@ -41,6 +42,7 @@ export const contentRoutes =
         config: { access: access.pageRead },
         schema: {
           tags,
+          operationId: 'listPageEntries',
           summary: 'Entries of a page',
           description: `The page path is URL-encoded ("/" becomes %2F). Entries are ordered by instanceKey (code-unit order).
 
@@ -69,6 +71,7 @@ ${CORS_NOTE}`,
         config: { access: access.editorWithSiteKey },
         schema: {
           tags,
+          operationId: 'patchEntry',
           summary: 'Edit an entry, and publish it',
           description: `\`fields\` is merged into the working copy (JSON merge patch: a key set to null is removed). \`status: "published"\` then publishes the working copy; publishing an entry whose working copy already equals its published copy changes nothing (no history row, no event). \`status: "draft"\` (or no status) only saves the working copy and never takes a live entry down.
 
@@ -77,7 +80,7 @@ Where the page's definition declares a field, a value of the wrong type is 400: 
 On publish: ${EVENT_SHAPE} A history row records the actor and the published fields.`,
           params: EntryParams,
           body: UpdateEntryBody,
-          response: { 200: Envelope(Entry), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(Entry), ...errors(400, notFound('Entry')) },
         },
       },
       async (request) => ({
@@ -97,6 +100,7 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
         config: { access: access.editorWithSiteKey },
         schema: {
           tags,
+          operationId: 'bulkPublishPage',
           summary: 'Publish every draft entry of a page',
           description: `Publishes, in one transaction, every entry of the page whose working copy differs from its published copy (or that was never published); other pages are untouched. Returns the ids published (empty when nothing was a draft, and then no event is written). One history row per entry; one event for the page: ${EVENT_SHAPE}`,
           body: BulkPublishBody,
@@ -115,10 +119,11 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
         config: { access: access.editorWithSiteKey },
         schema: {
           tags,
+          operationId: 'unpublishEntry',
           summary: 'Take an entry down',
           description: `Removes the published copy: visitors stop seeing the entry; the working copy is kept (status "draft"). Unpublishing an entry that is not live changes nothing. Otherwise a history row (action "unpublish", the fields taken down) is recorded and: ${EVENT_SHAPE}`,
           params: EntryParams,
-          response: { 200: Envelope(Entry), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(Entry), ...errors(400, notFound('Entry')) },
         },
       },
       async (request) => ({
@@ -133,12 +138,13 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
         config: { access: access.member },
         schema: {
           tags,
+          operationId: 'listEntryHistory',
           summary: "An entry's publish audit trail",
           description:
             'Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.',
           params: EntryParams,
           querystring: PageQuery,
-          response: { 200: PageEnvelope(HistoryItem), ...errors(400, 401, 403, 404) },
+          response: { 200: PageEnvelope(HistoryItem), ...errors(400, notFound('Entry')) },
         },
       },
       async (request) =>
@@ -154,11 +160,12 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
         config: { access: access.editorWithSiteKey },
         schema: {
           tags,
+          operationId: 'restoreEntryVersion',
           summary: 'Restore a version from the history into the working copy',
           description:
             "The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).",
           params: HistoryParams,
-          response: { 200: Envelope(Entry), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(Entry), ...errors(400, notFound('History entry')) },
         },
       },
       async (request) => ({

@@ -27,7 +27,7 @@ export const Entry = Type.Object(
     publishedAt: Type.Union([Timestamp, Type.Null()]),
     updatedAt: Timestamp,
   },
-  { examples: [entryExample] },
+  { title: 'Entry', examples: [entryExample] },
 );
 
 export const PageParams = Strict({ pageId: PageId });
@@ -45,16 +45,20 @@ export const UpdateEntryBody = Strict(
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')])),
   },
   {
+    title: 'UpdateEntryBody',
     minProperties: 1,
     examples: [{ fields: { title: 'Hello, world' }, status: 'published' }, { fields: { subtitle: null } }],
   },
 );
 
-export const BulkPublishBody = Strict({ pageId: PageId }, { examples: [{ pageId: '/' }] });
+export const BulkPublishBody = Strict(
+  { pageId: PageId },
+  { title: 'BulkPublishBody', examples: [{ pageId: '/' }] },
+);
 
 export const BulkPublishResult = Type.Object(
   { pageId: Type.String(), published: Type.Array(Type.String()) },
-  { examples: [{ pageId: '/', published: [entryExample.id] }] },
+  { title: 'BulkPublishResult', examples: [{ pageId: '/', published: [entryExample.id] }] },
 );
 
 export const HistoryItem = Type.Object(
@@ -67,6 +71,7 @@ export const HistoryItem = Type.Object(
     at: Timestamp,
   },
   {
+    title: 'HistoryItem',
     examples: [
       {
         id: 'his_01JD3ZK4Q7M2X8V5B6N9C0R1T3',

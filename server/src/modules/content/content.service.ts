@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
-import { canonicalJson } from '../../shared/canonical.js';
+import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -188,7 +188,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
 
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
       const rows = await repo.entriesOfPage(db, projectId, pageId);
-      return rows.map(toEntry).sort((a, b) => (a.instanceKey < b.instanceKey ? -1 : 1));
+      return rows.map(toEntry).sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
     },
 
     /**
@@ -232,7 +232,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
       return transactionWithChanges(db, bus, async (trx, changed) => {
         const now = isoNow();
         const rows = await repo.publishDraftsOfPage(trx, projectId, pageId, now);
-        rows.sort((a, b) => (a.instanceKey < b.instanceKey ? -1 : 1));
+        rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
         const recorded = rows.map((r) => r.fields);
         await announce(trx, changed, 'content.published', rows, actor, now, recorded);
         return { pageId, published: rows.map((r) => r.id) };

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { AppError } from '../../shared/errors.js';
 import {
   Definition,
   DryRunResult,
@@ -15,6 +16,12 @@ import type { DefinitionsService } from './definitions.service.js';
 import { LIMITS } from './limits.js';
 
 const tags = ['Definitions'];
+const PAGE_LIMIT = new AppError(
+  'conflict',
+  409,
+  `A page can hold at most ${LIMITS.componentsPerPage} components.`,
+  { limit: LIMITS.componentsPerPage },
+);
 
 const SYNC_DESCRIPTION = `Registers a page's components: each sent \`(pageId, instanceKey)\` definition is upserted, definitions not sent are kept, and a stub entry (\`fields: {}\`, \`status: "draft"\`) is created only where none exists. Idempotent: an unchanged sync writes nothing.
 
@@ -43,13 +50,14 @@ export const definitionsRoutes =
         config: { access: access.definitionsSync },
         schema: {
           tags,
+          operationId: 'syncDefinitions',
           summary: "Register a page's components and create their stub entries",
           description: SYNC_DESCRIPTION,
           querystring: SyncQuery,
           body: SyncBody,
           response: {
             200: Envelope(Type.Union([SyncResult, DryRunResult])),
-            ...errors(400, 401, 403, 409, 413, 429),
+            ...errors(400, 429, PAGE_LIMIT),
           },
         },
       },
@@ -70,6 +78,7 @@ export const definitionsRoutes =
         config: { access: access.member },
         schema: {
           tags,
+          operationId: 'listDefinitions',
           summary: 'Component definitions of a page (for the dashboard)',
           description:
             'The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list.',

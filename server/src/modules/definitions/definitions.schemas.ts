@@ -46,7 +46,7 @@ export const SyncBody = Strict(
       { maxItems: LIMITS.componentsPerSync },
     ),
   },
-  { examples: [{ pageId: '/', components: [componentExample] }] },
+  { title: 'SyncBody', examples: [{ pageId: '/', components: [componentExample] }] },
 );
 
 const Rejected = Type.Array(
@@ -71,7 +71,7 @@ export const SyncResult = Type.Object(
     created: Type.Array(Type.String(), { description: 'instanceKeys whose stub entry this call created.' }),
     rejected: Rejected,
   },
-  { examples: [{ pageId: '/', components: 1, created: ['hero'], rejected: [] }] },
+  { title: 'SyncResult', examples: [{ pageId: '/', components: 1, created: ['hero'], rejected: [] }] },
 );
 
 const DefinitionShape = Type.Object({
@@ -96,6 +96,7 @@ export const DryRunResult = Type.Object(
     rejected: Rejected,
   },
   {
+    title: 'DryRunResult',
     description: 'What the sync would do (`?dryRun=true`); nothing was written.',
     examples: [
       {
@@ -134,7 +135,7 @@ export const Definition = Type.Object(
     fields: Type.Array(Type.Object({ key: Type.String(), type: Type.String() })),
     updatedAt: Timestamp,
   },
-  { examples: [{ ...componentExample, updatedAt: '2026-11-21T09:30:00.000Z' }] },
+  { title: 'Definition', examples: [{ ...componentExample, updatedAt: '2026-11-21T09:30:00.000Z' }] },
 );
 
 export const PageParams = Strict({ pageId: PageId });

@@ -12,6 +12,7 @@ export const Deploy = Type.Object(
     ...attemptOutcomeProperties,
   },
   {
+    title: 'Deploy',
     examples: [
       {
         id: 'dpl_01JD3ZM0000000000000000000',

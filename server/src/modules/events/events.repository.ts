@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/database.js';
 import { skipLocked } from '../../db/dialect/claim.js';
+import { byCodeUnits } from '../../shared/canonical.js';
 import { newId } from '../../shared/ids.js';
 import { isoNow } from '../../shared/time.js';
 import type { EventType } from './event-types.js';
@@ -47,5 +48,5 @@ export async function claimPendingEvents(trx: Tx, limit: number, now: string): P
     )
     .returningAll()
     .execute();
-  return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+  return rows.sort((a, b) => byCodeUnits(a.id, b.id));
 }

@@ -3,11 +3,15 @@ import Type from 'typebox';
 
 const Healthy = Type.Object(
   { status: Type.Literal('ok'), version: Type.String() },
-  { examples: [{ status: 'ok', version: '0.1.0' }] },
+  { title: 'Health', examples: [{ status: 'ok', version: '0.1.0' }] },
 );
 const Unhealthy = Type.Object(
   { status: Type.Literal('error'), version: Type.String(), error: Type.String() },
-  { examples: [{ status: 'error', version: '0.1.0', error: 'database unreachable' }] },
+  {
+    title: 'HealthFailure',
+    description: 'The database cannot be reached',
+    examples: [{ status: 'error', version: '0.1.0', error: 'database unreachable' }],
+  },
 );
 
 /** Not enveloped (contract §1): load balancers read `status` and the HTTP code. */
@@ -19,6 +23,7 @@ export const healthRoutes =
       {
         schema: {
           tags: ['Health'],
+          operationId: 'getHealth',
           summary: 'Liveness and database reachability',
           response: { 200: Healthy, 503: Unhealthy },
         },

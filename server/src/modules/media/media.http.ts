@@ -30,14 +30,6 @@ export function contentDisposition(filename: string): string {
   return `inline; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Does an If-None-Match header match this entity tag? (weak comparison, as RFC 9110 §13.1.2 says) */
-export function noneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const bare = etag.replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
-}
-
 /**
  * Interprets a Range header against a representation of `size` bytes:
  * - `undefined`: send the whole thing (no header, another unit, several ranges, or garbage —

@@ -4,7 +4,13 @@ import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Deleted, Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
-import { AppError, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
+import {
+  AppError,
+  notFound,
+  payloadTooLarge,
+  unsupportedMediaType,
+  validationFailed,
+} from '../../shared/errors.js';
 import { Media, MediaParams, UploadBody } from './media.schemas.js';
 import type { MediaService } from './media.service.js';
 import { malformedForm } from './media.staging.js';
@@ -14,8 +20,9 @@ const tags = ['Media'];
 const UPLOAD_DESCRIPTION = `Multipart form data with one part named \`file\` (other fields are ignored).
 The type is decided from the bytes: PNG, JPEG, GIF, WebP and AVIF are accepted; SVG and anything else is
 \`415 unsupported_media_type\` whatever the file name or declared type. Over \`CMS_MEDIA_MAX_BYTES\`
-(default 10 MiB) the upload is cut off with \`413 payload_too_large\`, as is an image over 16383×16383
-pixels. The file is streamed to disk while hashed (SHA-256), never held in memory, and recorded only once
+(default 10 MiB) the upload is cut off with \`413 payload_too_large\`, as is an image that would take
+more than 80 MiB to decode (width × height × frames × channels × bytes per sample: 28 megapixels of
+8-bit RGB, 21 of 8-bit RGBA, 10 of 16-bit RGBA) or has more than 40 million pixels. The file is streamed to disk while hashed (SHA-256), never held in memory, and recorded only once
 it is in place: a failed upload leaves neither a file nor a record. The stored name is ours
 (\`<id>.<ext>\`); the client's file name is kept as \`filename\` (its last path segment) and is sent back in
 \`Content-Disposition\`. \`width\`/\`height\` are the displayed size (EXIF orientation applied).
@@ -38,11 +45,23 @@ export const mediaRoutes =
         validatorCompiler: () => () => true,
         schema: {
           tags,
+          operationId: 'uploadMedia',
           summary: 'Upload an image',
           description: UPLOAD_DESCRIPTION,
           consumes: ['multipart/form-data'],
           body: UploadBody,
-          response: { 201: Envelope(Media), ...errors(400, 401, 403, 413, 415) },
+          response: {
+            201: Envelope(Media),
+            ...errors(
+              validationFailed('The form needs one file part named "file".', [
+                { path: 'body.file', message: 'is required' },
+              ]),
+              payloadTooLarge(`The file is larger than the upload limit of ${maxBytes} bytes.`),
+              unsupportedMediaType(
+                'Only PNG, JPEG, GIF, WebP and AVIF images are accepted (this file is image/svg+xml).',
+              ),
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -74,6 +93,7 @@ export const mediaRoutes =
         config: { access: access.member },
         schema: {
           tags,
+          operationId: 'listMedia',
           summary: "List the project's media, newest first",
           description: 'Cursor-paginated: pass `meta.nextCursor` back as `cursor` for the next page.',
           querystring: PageQuery,
@@ -92,11 +112,12 @@ export const mediaRoutes =
         config: { access: access.editor },
         schema: {
           tags,
+          operationId: 'deleteMedia',
           summary: 'Delete an image',
           description:
             'Removes the record, then the bytes and every variant; from the response on, the URL answers `404`. Emits `media.deleted`.',
           params: MediaParams,
-          response: { 200: Deleted, ...errors(400, 401, 403, 404) },
+          response: { 200: Deleted, ...errors(400, notFound('Media')) },
         },
       },
       async (request) => {

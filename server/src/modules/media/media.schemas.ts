@@ -28,7 +28,7 @@ export const Media = Type.Object(
     url: Type.String({ description: 'Public address of the bytes; add ?w=&h=&fit=&format= for a variant.' }),
     createdAt: Timestamp,
   },
-  { examples: [example] },
+  { title: 'Media', examples: [example] },
 );
 
 export const MediaParams = Strict({ id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { etagMatches } from '../../http/etag.js';
 import { errors } from '../../http/schemas.js';
-import { notFound } from '../../shared/errors.js';
-import { contentDisposition, noneMatchHits, parseRange } from './media.http.js';
+import { notFound, unavailable, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
+import { contentDisposition, parseRange } from './media.http.js';
 import { ServeParams, VariantQuerySchema } from './media.schemas.js';
 import { originalKey } from './media.service.js';
 import { type VariantMaker, variantKey, variantSpec } from './media.variants.js';
@@ -26,7 +27,9 @@ unsatisfiable; \`If-Range\` honoured), \`Content-Disposition: inline\` with the 
 Variants: \`w\` and/or \`h\` (1–4096), \`fit\` (cover, contain, fill, inside, outside; needs w or h;
 default cover), \`format\` (webp, avif, jpeg, png; default the original's). Images are never enlarged and
 EXIF orientation is applied. Each variant is made once and then served from disk like the original. An
-image keeps at most 50 distinct variants: a new one past that is \`400\` (existing ones keep being served). Any
+image keeps at most 50 distinct variants: a new one past that is \`400\` (existing ones keep being served).
+New variants are made one at a time per server with a short queue; when it is full the answer is
+\`503 unavailable\` with \`Retry-After\` (try again: nothing is lost). Any
 other parameter or value is \`400\`. Answers are served from the media store without a database query;
 an unknown or deleted file is \`404\`.`;
 
@@ -39,6 +42,7 @@ export const mediaServeRoutes =
       {
         schema: {
           tags: ['Media'],
+          operationId: 'serveMedia',
           summary: 'Serve an image (or a variant of it)',
           description: SERVE_DESCRIPTION,
           params: ServeParams,
@@ -54,7 +58,14 @@ export const mediaServeRoutes =
             },
             304: { description: 'Not modified (If-None-Match matched)', type: 'null' },
             416: { description: 'Range not satisfiable; `Content-Range: bytes */<size>`', type: 'null' },
-            ...errors(400, 404),
+            ...errors(
+              validationFailed('`fit` needs `w` or `h`.', [
+                { path: 'querystring.fit', message: 'needs w or h' },
+              ]),
+              notFound('Media'),
+              unsupportedMediaType('This image cannot be converted.'),
+              unavailable(2, 'Too many images are being processed. Try again.'),
+            ),
           },
         },
       },
@@ -98,7 +109,7 @@ function send(request: FastifyRequest, reply: FastifyReply, object: StoredObject
     'content-security-policy': "default-src 'none'; sandbox",
     'cross-origin-resource-policy': 'cross-origin',
   });
-  if (noneMatchHits(request.headers['if-none-match'], etag)) {
+  if (etagMatches(request.headers['if-none-match'], etag)) {
     object.close();
     return reply.code(304).send();
   }

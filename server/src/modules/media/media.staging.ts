@@ -3,8 +3,8 @@ import { createWriteStream } from 'node:fs';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { payloadTooLarge, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
+import { loadSharp } from './sharp.js';
 
 /**
  * The first steps of an upload, on a local staging file: copy the stream while counting and
@@ -32,8 +32,28 @@ export const MIME_BY_EXT: Record<string, string> = {
   avif: 'image/avif',
 };
 
-/** sharp's own default input limit (16383²): larger images could never be resized, so refuse them. */
-export const MAX_INPUT_PIXELS = 0x3fff * 0x3fff;
+/**
+ * What an image may cost to decode, checked at upload from its header: width × height × frames ×
+ * channels × bytes per sample. Variant URLs are public, and some images (interlaced PNG, progressive
+ * JPEG) are decoded whole before they can be resized, so this is the memory one anonymous request
+ * can make a variant take. 80 MiB admits an 8-bit RGB photo of 28 megapixels (6000×4000 cameras) or
+ * 8-bit RGBA of 21, and a 16-bit RGBA image of 10. Measured with `node dist/server.js`: 20 parallel
+ * variant requests for the worst accepted image (16-bit RGBA interlaced PNG, or a progressive JPEG)
+ * peak at 277–287 MB resident; 100 MiB peaked at 300. Before it, sharp's own limit (16383², 268 megapixels) let a 2 MB
+ * 16-bit PNG decode to 2 GB.
+ */
+export const MAX_DECODED_BYTES = 80 * 1024 * 1024;
+/** The pixel bound handed to sharp when variants are made (frames of an animation included). */
+export const MAX_INPUT_PIXELS = 40_000_000;
+const BYTES_PER_SAMPLE: Record<string, number> = {
+  uchar: 1,
+  char: 1,
+  ushort: 2,
+  short: 2,
+  uint: 4,
+  int: 4,
+  float: 4,
+};
 /** file-type needs at most this many leading bytes to decide. */
 const SNIFF_BYTES = 4100;
 
@@ -118,18 +138,23 @@ export async function inspectImage(staged: StagedFile, path: string): Promise<Im
   }
   let width: number | undefined;
   let height: number | undefined;
+  let decoded = 0;
+  let pixels = 0;
   try {
-    const meta = await sharp(path).metadata();
+    const meta = await (await loadSharp())(path).metadata();
     // Displayed size: an EXIF-rotated JPEG shows with width and height swapped.
     width = meta.autoOrient?.width ?? meta.width;
     height = meta.autoOrient?.height ?? meta.height;
+    pixels = meta.width * meta.height * (meta.pages ?? 1);
+    decoded = pixels * meta.channels * (BYTES_PER_SAMPLE[meta.depth] ?? 8);
   } catch {
     // Right magic bytes, unreadable header.
   }
   if (!width || !height) throw unsupportedMediaType('The file is not a readable image.');
-  if (width * height > MAX_INPUT_PIXELS) {
+  if (decoded > MAX_DECODED_BYTES || pixels > MAX_INPUT_PIXELS) {
+    const mib = Math.ceil(decoded / 1024 / 1024);
     throw payloadTooLarge(
-      `The image is ${width}×${height}; at most ${MAX_INPUT_PIXELS} pixels are accepted.`,
+      `The image is ${width}×${height} and would take ${mib} MiB to decode; at most ${MAX_DECODED_BYTES / 1024 / 1024} MiB (and ${MAX_INPUT_PIXELS} pixels) are accepted.`,
     );
   }
   return { ...accepted, width, height };

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import sharp from 'sharp';
 import { notFound, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
+import { createJobLimit } from '../../shared/job-limit.js';
 import { MAX_INPUT_PIXELS, MIME_BY_EXT } from './media.staging.js';
+import { loadSharp } from './sharp.js';
 import type { MediaStorage } from './storage/storage.js';
 
 /**
@@ -70,15 +71,25 @@ export function variantKey(projectId: string, mediaId: string, spec: VariantSpec
 
 export const variantsPrefix = (projectId: string, mediaId: string) => `variants/${projectId}/${mediaId}/`;
 
+/**
+ * Variants made at once per process, and waiting beyond those; past that `503 unavailable`. One at a
+ * time: each can decode up to MAX_DECODED_BYTES, and anyone can ask for new sizes. Twenty parallel
+ * hostile requests peaked under 300 MB resident with this (test/faults/variant-memory.test.ts); with
+ * sharp's defaults (four at a time, its cache on) five such requests left 880 MB.
+ */
+const VARIANT_JOBS = { running: 1, waiting: 10, retryAfterSeconds: 2 };
+
 export function createVariantMaker(storage: MediaStorage) {
   // Concurrent first requests for one variant share one computation instead of racing.
   const inFlight = new Map<string, Promise<void>>();
+  const limit = createJobLimit(VARIANT_JOBS);
 
   async function make(originalKey: string, key: string, spec: VariantSpec): Promise<void> {
     const original = await storage.open(originalKey);
     if (!original) throw notFound('Media');
     // Only formats that can hold frames keep them; the rest get the first frame.
     const animated = spec.format === 'gif' || spec.format === 'webp';
+    const sharp = await loadSharp();
     const transform = sharp({ animated, limitInputPixels: MAX_INPUT_PIXELS })
       .autoOrient()
       .resize({
@@ -136,7 +147,7 @@ export function createVariantMaker(storage: MediaStorage) {
           [{ path: 'querystring', message: `at most ${MAX_VARIANTS_PER_MEDIA} distinct variants per image` }],
         );
       }
-      const job = make(originalKey, key, spec).finally(() => inFlight.delete(key));
+      const job = limit.run(() => make(originalKey, key, spec)).finally(() => inFlight.delete(key));
       inFlight.set(key, job);
       return job;
     },

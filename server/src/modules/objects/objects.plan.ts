@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { byCodeUnits } from '../../shared/canonical.js';
 import { type FieldProblem, validationFailed } from '../../shared/errors.js';
 import { LIMITS } from './objects.limits.js';
 import type { SaveBody } from './objects.schemas.js';
@@ -48,8 +49,6 @@ function itemValueProblem(value: unknown, depth = 0): string | null {
   }
   return null;
 }
-
-export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function planSave(input: SaveInput): SavePlan {
   const problems: FieldProblem[] = [];
@@ -158,7 +157,7 @@ export function planSave(input: SaveInput): SavePlan {
   });
 
   if (problems.length > 0) throw validationFailed('The objects are not valid.', problems);
-  objects.sort((a, b) => compareText(a.type, b.type) || compareText(a.id, b.id));
+  objects.sort((a, b) => byCodeUnits(a.type, b.type) || byCodeUnits(a.id, b.id));
   const status = statuses.size > 1 ? 'mixed' : statuses.has('published') ? 'published' : 'draft';
   return { status, objects };
 }

@@ -4,6 +4,7 @@ import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { forbidden } from '../../shared/errors.js';
 import { LIMITS } from './objects.limits.js';
 import { ObjectsQuery, ObjectView, SaveBody, SaveResult } from './objects.schemas.js';
 import type { ObjectsService } from './objects.service.js';
@@ -37,10 +38,11 @@ export const objectsRoutes =
         config: { access: access.objectsWrite },
         schema: {
           tags,
+          operationId: 'saveObjects',
           summary: 'Save objects (upsert fields and collections)',
           description: SAVE_DESCRIPTION,
           body: SaveBody,
-          response: { 200: Envelope(SaveResult), ...errors(400, 401, 403, 413) },
+          response: { 200: Envelope(SaveResult), ...errors(400) },
         },
       },
       async (request) => ({ data: await objects.save(projectIdOf(request), request.body), error: null }),
@@ -52,10 +54,15 @@ export const objectsRoutes =
         config: { access: access.objectsRead },
         schema: {
           tags,
+          operationId: 'listObjects',
           summary: 'Read objects (unified overlay)',
           description: READ_DESCRIPTION,
           querystring: ObjectsQuery,
-          response: { 200: Envelope(Type.Array(ObjectView)), 304: NotModified, ...errors(400, 401, 403) },
+          response: {
+            200: Envelope(Type.Array(ObjectView)),
+            304: NotModified,
+            ...errors(400, forbidden('Drafts need a session or a secret API key, not the publishable key.')),
+          },
         },
       },
       async (request, reply) => {

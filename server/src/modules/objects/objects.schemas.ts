@@ -34,29 +34,33 @@ const saveExample = {
   ],
 };
 
-export const SaveObject = Strict({
-  type: TypeName,
-  id: Name(LIMITS.idLength),
-  fields: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        'Scalar fields (string, number, boolean, null); nested plain objects are flattened to dotted paths (`seo.title`). Arrays belong in collections.',
-    }),
-  ),
-  collections: Type.Optional(
-    Type.Record(
-      Type.String(),
-      Type.Array(Strict({ itemId: Name(LIMITS.pathLength), value: ItemValue }), {
-        maxItems: LIMITS.itemsPerCollection,
+export const SaveObject = Strict(
+  {
+    type: TypeName,
+    id: Name(LIMITS.idLength),
+    fields: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Scalar fields (string, number, boolean, null); nested plain objects are flattened to dotted paths (`seo.title`). Arrays belong in collections.',
       }),
-      {
-        maxProperties: LIMITS.collectionsPerObject,
-        description: 'Collection name to its items, in order; a collection sent becomes exactly these items.',
-      },
     ),
-  ),
-  status: Type.Optional(Status),
-});
+    collections: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Array(Strict({ itemId: Name(LIMITS.pathLength), value: ItemValue }), {
+          maxItems: LIMITS.itemsPerCollection,
+        }),
+        {
+          maxProperties: LIMITS.collectionsPerObject,
+          description:
+            'Collection name to its items, in order; a collection sent becomes exactly these items.',
+        },
+      ),
+    ),
+    status: Type.Optional(Status),
+  },
+  { title: 'SaveObject' },
+);
 
 export const SaveBody = Strict(
   {
@@ -66,7 +70,7 @@ export const SaveBody = Strict(
     }),
     objects: Type.Array(SaveObject, { minItems: 1, maxItems: LIMITS.objectsPerSave }),
   },
-  { examples: [saveExample] },
+  { title: 'SaveBody', examples: [saveExample] },
 );
 
 export const SaveResult = Type.Object(
@@ -79,6 +83,7 @@ export const SaveResult = Type.Object(
     items: Type.Object({ inserted: Type.Integer(), updated: Type.Integer(), removed: Type.Integer() }),
   },
   {
+    title: 'SaveResult',
     examples: [
       {
         status: 'published',
@@ -117,6 +122,7 @@ export const ObjectView = Type.Object(
     updatedAt: Timestamp,
   },
   {
+    title: 'ObjectRecord',
     examples: [
       {
         type: 'product',

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { compareText } from './objects.plan.js';
+import { byCodeUnits } from '../../shared/canonical.js';
 import * as repo from './objects.repository.js';
 import { type Scalar, sortFields, sortItems } from './objects.view.js';
 
@@ -49,11 +49,11 @@ export async function publishedObjectsForSnapshot(db: Db, projectId: string): Pr
   for (const f of objectFields) typeOf(f.type).fields.add(f.path);
   for (const c of objectCollections) typeOf(c.type).collections.add(c.collection);
   const objectTypes = [...types.entries()]
-    .sort(([a], [b]) => compareText(a, b))
+    .sort(([a], [b]) => byCodeUnits(a, b))
     .map(([type, t]) => ({
       type,
-      fields: [...t.fields].sort(compareText),
-      collections: [...t.collections].sort(compareText),
+      fields: [...t.fields].sort(byCodeUnits),
+      collections: [...t.collections].sort(byCodeUnits),
     }));
 
   return { objectFields, objectCollections, objectTypes };

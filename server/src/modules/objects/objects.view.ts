@@ -1,4 +1,4 @@
-import { compareText } from './objects.plan.js';
+import { byCodeUnits } from '../../shared/canonical.js';
 import type { ObjectRow } from './objects.table.js';
 
 /** Objects as read back: fields and collections of one view merged per object (contract §3). */
@@ -36,15 +36,15 @@ const keyOf = (type: string, id: string) => `${type}\u0000${id}`;
 export const sortFields = (rows: FieldValueRow[]) =>
   rows.sort(
     (a, b) =>
-      compareText(a.type, b.type) || compareText(a.objectId, b.objectId) || compareText(a.path, b.path),
+      byCodeUnits(a.type, b.type) || byCodeUnits(a.objectId, b.objectId) || byCodeUnits(a.path, b.path),
   );
 
 export const sortItems = (rows: ItemValueRow[]) =>
   rows.sort(
     (a, b) =>
-      compareText(a.type, b.type) ||
-      compareText(a.objectId, b.objectId) ||
-      compareText(a.collection, b.collection) ||
+      byCodeUnits(a.type, b.type) ||
+      byCodeUnits(a.objectId, b.objectId) ||
+      byCodeUnits(a.collection, b.collection) ||
       a.position - b.position,
   );
 
@@ -54,7 +54,7 @@ export function buildOverlay(
   items: ItemValueRow[],
   draft: boolean,
 ): ObjectView[] {
-  objects.sort((a, b) => compareText(a.type, b.type) || compareText(a.objectId, b.objectId));
+  objects.sort((a, b) => byCodeUnits(a.type, b.type) || byCodeUnits(a.objectId, b.objectId));
   const byKey = new Map<string, ObjectView>();
   const views = objects.map((o) => {
     const view: ObjectView = {

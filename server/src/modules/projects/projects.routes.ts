@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
-import { rateLimited } from '../../shared/errors.js';
+import { conflict, rateLimited } from '../../shared/errors.js';
 import {
   CreateProjectBody,
   CreateProjectResponse,
@@ -37,11 +37,21 @@ export const projectsRoutes =
         config: { access: access.anyone, rateLimit: { max: createLimitPerHour, timeWindow: 3_600_000 } },
         schema: {
           tags,
+          operationId: 'createProject',
           summary: 'Create a project and its first admin',
           description:
             'No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour): 429 with Retry-After.',
           body: CreateProjectBody,
-          response: { 201: Envelope(CreateProjectResponse), ...errors(400, 409, 429) },
+          response: {
+            201: Envelope(CreateProjectResponse),
+            ...errors(
+              400,
+              conflict(
+                'An account with ada@example.com already exists; sign up with its password to add a project to it.',
+              ),
+              rateLimited(3600, 'Too many projects created from this address.'),
+            ),
+          },
         },
       },
       async (request, reply) =>
@@ -54,8 +64,9 @@ export const projectsRoutes =
         config: { access: access.signedIn },
         schema: {
           tags,
+          operationId: 'listProjects',
           summary: "List the signed-in account's projects, with its role in each",
-          response: { 200: Envelope(Type.Array(ProjectWithRole)), ...errors(401) },
+          response: { 200: Envelope(Type.Array(ProjectWithRole)), ...errors() },
         },
       },
       async (request) => ({
@@ -70,9 +81,10 @@ export const projectsRoutes =
         config: { access: access.memberOfParam },
         schema: {
           tags,
+          operationId: 'getProject',
           summary: 'Get a project',
           params: ProjectParams,
-          response: { 200: Envelope(Project), ...errors(400, 401, 403) },
+          response: { 200: Envelope(Project), ...errors(400) },
         },
       },
       async (request) => ({ data: await projects.get(projectIdOf(request)), error: null }),
@@ -84,12 +96,16 @@ export const projectsRoutes =
         config: { access: access.adminOfParam },
         schema: {
           tags,
+          operationId: 'patchProject',
           summary: 'Update a project',
           description:
             '`deployHooks` replaces the list. A hook sent without `secret` keeps the stored secret of the hook with the same id; `secret: null` clears it. Secrets are never returned, and are stored encrypted (AES-256-GCM under CMS_ENCRYPTION_KEY). `definitionSync` (`additive`, `locked`, `open`) bounds what a definitions sync with the publishable key may change; see POST /v1/definitions/sync.',
           params: ProjectParams,
           body: UpdateProjectBody,
-          response: { 200: Envelope(Project), ...errors(400, 401, 403, 409) },
+          response: {
+            200: Envelope(Project),
+            ...errors(400, conflict('Deploy hook id "netlify" is used twice.')),
+          },
         },
       },
       async (request) => ({ data: await projects.update(projectIdOf(request), request.body), error: null }),
@@ -101,10 +117,11 @@ export const projectsRoutes =
         config: { access: access.adminOfParam },
         schema: {
           tags,
+          operationId: 'rotateProjectKey',
           summary: 'Replace the publishable key',
           description: 'The old key stops working at once.',
           params: ProjectParams,
-          response: { 200: Envelope(Project), ...errors(400, 401, 403) },
+          response: { 200: Envelope(Project), ...errors(400) },
         },
       },
       async (request) => ({ data: await projects.rotateKey(projectIdOf(request)), error: null }),

@@ -37,7 +37,7 @@ export const DeployHook = Type.Object(
     url: Type.String(),
     hasSecret: Type.Boolean({ description: 'The secret is write-only; only whether one is set is shown.' }),
   },
-  { examples: [hookExample] },
+  { title: 'DeployHook', examples: [hookExample] },
 );
 
 export const Project = Type.Object(
@@ -55,12 +55,12 @@ export const Project = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { examples: [projectExample] },
+  { title: 'Project', examples: [projectExample] },
 );
 
 export const ProjectWithRole = Type.Object(
   { ...Project.properties, role: RoleSchema },
-  { examples: [{ ...projectExample, role: 'admin' }] },
+  { title: 'ProjectWithRole', examples: [{ ...projectExample, role: 'admin' }] },
 );
 
 export const ProjectParams = Strict({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -70,6 +70,7 @@ const ProjectName = Type.String({ minLength: 1, maxLength: 200 });
 export const CreateProjectBody = Strict(
   { name: ProjectName, admin: Strict({ email: Email, password: Password }) },
   {
+    title: 'CreateProjectBody',
     examples: [
       { name: 'Marketing site', admin: { email: 'ada@example.com', password: 'correct horse battery' } },
     ],
@@ -82,6 +83,7 @@ export const CreateProjectResponse = Type.Object(
     admin: Type.Object({ id: Type.String(), email: Type.String(), role: Type.Literal('admin') }),
   },
   {
+    title: 'CreatedProject',
     examples: [
       {
         project: { ...projectExample, domains: [], deployHooks: [] },
@@ -122,6 +124,7 @@ export const UpdateProjectBody = Strict(
     ),
   },
   {
+    title: 'UpdateProjectBody',
     minProperties: 1,
     examples: [
       {

@@ -15,6 +15,7 @@ export const snapshotRoutes =
         config: { access: access.siteRead },
         schema: {
           tags: ['Snapshot'],
+          operationId: 'getSnapshot',
           summary: 'Published content and objects, for build-time baking',
           description: `Published data only, whoever calls (a session adds nothing here). \`content\` maps each page path to its live entries \`[{ instanceKey, componentId, fields }]\` (published fields, ordered by instanceKey); pages are keyed in code-unit order. \`objectFields\`, \`objectCollections\` and \`objectTypes\` hold published object data (empty arrays when there is none).
 

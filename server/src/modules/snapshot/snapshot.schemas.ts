@@ -1,27 +1,73 @@
 import Type from 'typebox';
 import { Timestamp } from '../../http/schemas.js';
 
+/**
+ * The snapshot as the document describes it. The route sends pre-serialised bytes (snapshot.service.ts
+ * builds them once per version), so this schema documents the shape; it does not serialise it.
+ * The object parts mirror ObjectsSnapshotPart (objects.snapshot.ts).
+ */
+const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+
+const SnapshotEntry = Type.Object(
+  {
+    instanceKey: Type.String(),
+    componentId: Type.String(),
+    fields: Type.Record(Type.String(), Type.Unknown(), { description: 'The published fields.' }),
+  },
+  { title: 'SnapshotEntry' },
+);
+
+const SnapshotObjectField = Type.Object(
+  {
+    type: Type.String(),
+    id: Type.String(),
+    path: Type.String({ description: 'Dotted field path, as saved (`seo.title`).' }),
+    value: Scalar,
+  },
+  { title: 'SnapshotObjectField' },
+);
+
+const SnapshotObjectCollection = Type.Object(
+  {
+    type: Type.String(),
+    id: Type.String(),
+    collection: Type.String(),
+    items: Type.Array(
+      Type.Object({ itemId: Type.String(), value: Type.Record(Type.String(), Type.Unknown()) }),
+      { description: 'In saved order.' },
+    ),
+  },
+  { title: 'SnapshotObjectCollection' },
+);
+
+const SnapshotObjectType = Type.Object(
+  {
+    type: Type.String(),
+    fields: Type.Array(Type.String(), { description: 'Field paths of published objects of this type.' }),
+    collections: Type.Array(Type.String(), { description: 'Collection names of this type.' }),
+  },
+  { title: 'SnapshotObjectType' },
+);
+
 export const Snapshot = Type.Object(
   {
     schema: Type.Integer({ description: 'Snapshot schema version (1).' }),
     version: Type.String({ description: '"sha256:" + hex SHA-256 of the canonical JSON of the rest.' }),
     generatedAt: Timestamp,
-    content: Type.Record(
-      Type.String(),
-      Type.Array(
-        Type.Object({
-          instanceKey: Type.String(),
-          componentId: Type.String(),
-          fields: Type.Record(Type.String(), Type.Unknown()),
-        }),
-      ),
-    ),
-    objectFields: Type.Array(Type.Unknown()),
-    objectCollections: Type.Array(Type.Unknown()),
-    objectTypes: Type.Array(Type.Unknown()),
+    content: Type.Record(Type.String(), Type.Array(SnapshotEntry), {
+      description: 'Page path to its live entries, ordered by instanceKey.',
+    }),
+    objectFields: Type.Array(SnapshotObjectField, {
+      description: 'Published fields, ordered by type, id and path.',
+    }),
+    objectCollections: Type.Array(SnapshotObjectCollection, {
+      description: 'Published collections, ordered by type, id and collection.',
+    }),
+    objectTypes: Type.Array(SnapshotObjectType, { description: 'Object types, ordered by name.' }),
     bakeEnabled: Type.Boolean(),
   },
   {
+    title: 'Snapshot',
     examples: [
       {
         schema: 1,
@@ -29,8 +75,15 @@ export const Snapshot = Type.Object(
         generatedAt: '2026-11-21T09:30:00.000Z',
         content: { '/': [{ instanceKey: 'hero', componentId: 'Hero', fields: { title: 'Hello, world' } }] },
         objectFields: [{ type: 'product', id: 'sku-1', path: 'title', value: 'Mug' }],
-        objectCollections: [],
-        objectTypes: [{ type: 'product', fields: ['title'], collections: [] }],
+        objectCollections: [
+          {
+            type: 'product',
+            id: 'sku-1',
+            collection: 'images',
+            items: [{ itemId: 'img-1', value: { url: 'https://cdn.example.com/mug.jpg' } }],
+          },
+        ],
+        objectTypes: [{ type: 'product', fields: ['title'], collections: ['images'] }],
         bakeEnabled: true,
       },
     ],

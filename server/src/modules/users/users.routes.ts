@@ -3,10 +3,12 @@ import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Deleted, Envelope, errors } from '../../http/schemas.js';
+import { conflict, notFound } from '../../shared/errors.js';
 import { CreateUserBody, UpdateUserBody, User, UserParams } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
 const tags = ['Users'];
+const LAST_ADMIN = conflict('A project needs at least one admin; promote another member first.');
 
 export const usersRoutes =
   (users: UsersService): FastifyPluginAsyncTypebox =>
@@ -17,8 +19,9 @@ export const usersRoutes =
         config: { access: access.member },
         schema: {
           tags,
+          operationId: 'listUsers',
           summary: 'List the members of the project',
-          response: { 200: Envelope(Type.Array(User)), ...errors(400, 401, 403) },
+          response: { 200: Envelope(Type.Array(User)), ...errors() },
         },
       },
       async (request) => ({ data: await users.list(projectIdOf(request)), error: null }),
@@ -30,9 +33,13 @@ export const usersRoutes =
         config: { access: access.admin },
         schema: {
           tags,
+          operationId: 'createUser',
           summary: 'Add a user to the project',
           body: CreateUserBody,
-          response: { 201: Envelope(User), ...errors(400, 401, 403, 409) },
+          response: {
+            201: Envelope(User),
+            ...errors(400, conflict('grace@example.com is already a member of this project.')),
+          },
         },
       },
       async (request, reply) => {
@@ -47,10 +54,11 @@ export const usersRoutes =
         config: { access: access.admin },
         schema: {
           tags,
+          operationId: 'patchUser',
           summary: "Change a member's name or role",
           params: UserParams,
           body: UpdateUserBody,
-          response: { 200: Envelope(User), ...errors(400, 401, 403, 404, 409) },
+          response: { 200: Envelope(User), ...errors(400, notFound('User'), LAST_ADMIN) },
         },
       },
       async (request) => ({
@@ -65,9 +73,10 @@ export const usersRoutes =
         config: { access: access.admin },
         schema: {
           tags,
+          operationId: 'deleteUser',
           summary: 'Remove a member from the project',
           params: UserParams,
-          response: { 200: Deleted, ...errors(400, 401, 403, 404, 409) },
+          response: { 200: Deleted, ...errors(400, notFound('User'), LAST_ADMIN) },
         },
       },
       async (request) => {

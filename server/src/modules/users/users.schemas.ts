@@ -17,7 +17,7 @@ export const User = Type.Object(
     role: RoleSchema,
     createdAt: Timestamp,
   },
-  { examples: [example] },
+  { title: 'User', examples: [example] },
 );
 
 export const UserParams = Strict({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -30,6 +30,7 @@ export const CreateUserBody = Strict(
     password: Password,
   },
   {
+    title: 'CreateUserBody',
     description:
       'An email that already has an account is added to the project; its password is left as it is.',
     examples: [
@@ -40,7 +41,7 @@ export const CreateUserBody = Strict(
 
 export const UpdateUserBody = Strict(
   { name: Type.Optional(Type.String({ maxLength: 200 })), role: Type.Optional(RoleSchema) },
-  { minProperties: 1, examples: [{ role: 'admin' }] },
+  { title: 'UpdateUserBody', minProperties: 1, examples: [{ role: 'admin' }] },
 );
 
 export { example as userExample };

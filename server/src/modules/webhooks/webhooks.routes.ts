@@ -3,6 +3,7 @@ import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Deleted, Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
+import { conflict, notFound } from '../../shared/errors.js';
 import {
   CreateWebhookBody,
   Delivery,
@@ -36,9 +37,10 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'listWebhooks',
           summary: "List the project's webhooks and the event catalog",
           description: `Secrets are never listed. ${DELIVERY}`,
-          response: { 200: Envelope(WebhookList), ...errors(400, 401, 403) },
+          response: { 200: Envelope(WebhookList), ...errors(400) },
         },
       },
       async (request) => ({ data: await webhooks.list(projectIdOf(request)), error: null }),
@@ -50,10 +52,11 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'createWebhook',
           summary: 'Create a webhook',
           description: `The signing secret (\`whsec_…\`) is in this response only; it is stored encrypted (AES-256-GCM under CMS_ENCRYPTION_KEY). \`events\` lists catalog types or "*". ${TARGETS}`,
           body: CreateWebhookBody,
-          response: { 201: Envelope(WebhookWithSecret), ...errors(400, 401, 403) },
+          response: { 201: Envelope(WebhookWithSecret), ...errors(400) },
         },
       },
       async (request, reply) =>
@@ -68,11 +71,12 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'patchWebhook',
           summary: 'Update a webhook (url, events, description, active)',
           description: `An inactive webhook receives nothing: deliveries still pending when it is deactivated end as \`failed\` ("webhook is inactive") and can be redelivered after reactivation. ${TARGETS}`,
           params: WebhookParams,
           body: UpdateWebhookBody,
-          response: { 200: Envelope(Webhook), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(Webhook), ...errors(400, notFound('Webhook')) },
         },
       },
       async (request) => ({
@@ -87,9 +91,10 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'deleteWebhook',
           summary: 'Delete a webhook and its delivery log',
           params: WebhookParams,
-          response: { 200: Deleted, ...errors(400, 401, 403, 404) },
+          response: { 200: Deleted, ...errors(400, notFound('Webhook')) },
         },
       },
       async (request) => {
@@ -104,11 +109,12 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'rotateWebhookSecret',
           summary: 'Replace the signing secret',
           description:
             'The new secret is shown once. Every attempt from now on, retries included, is signed with it only.',
           params: WebhookParams,
-          response: { 200: Envelope(RotatedSecret), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(RotatedSecret), ...errors(400, notFound('Webhook')) },
         },
       },
       async (request) => ({
@@ -123,11 +129,12 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'listDeliveries',
           summary: "A webhook's deliveries, newest first (paginated)",
           description: `${DELIVERY} \`responseBody\` holds the first 1024 bytes of the last answer.`,
           params: WebhookParams,
           querystring: PageQuery,
-          response: { 200: PageEnvelope(Delivery), ...errors(400, 401, 403, 404) },
+          response: { 200: PageEnvelope(Delivery), ...errors(400, notFound('Webhook')) },
         },
       },
       async (request) =>
@@ -143,11 +150,12 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'testWebhook',
           summary: 'Send a ping now and return its delivery record',
           description:
             'Sends `{ type: "ping", timestamp, data: { projectId, webhookId } }` inside this request (so it waits up to CMS_WEBHOOK_TIMEOUT_MS), signed like every delivery, even when the webhook is inactive (an explicit check before enabling it). The outcome is recorded in the delivery log; a failed ping is not retried automatically (redeliver it).',
           params: WebhookParams,
-          response: { 200: Envelope(Delivery), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(Delivery), ...errors(400, notFound('Webhook')) },
         },
       },
       async (request) => ({
@@ -162,11 +170,12 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'redeliverDelivery',
           summary: 'Queue an immediate new attempt of a delivery',
           description:
             'Same delivery id and `webhook-id`, same body; `attemptCount` goes on counting. Returns the record as `pending`. A delivery whose retry schedule was used up gets this one attempt; if it fails it is `failed` again.',
           params: DeliveryParams,
-          response: { 200: Envelope(Delivery), ...errors(400, 401, 403, 404) },
+          response: { 200: Envelope(Delivery), ...errors(400, notFound('Delivery')) },
         },
       },
       async (request) => ({
@@ -181,12 +190,20 @@ export const webhooksRoutes =
         config: { access: rule },
         schema: {
           tags,
+          operationId: 'recoverDeliveries',
           summary: 'Queue every failed delivery since a time again (after a receiver outage)',
           description:
             "Every delivery of this webhook whose status is `failed` and that was created at or after `since` is queued for an immediate new attempt, as redeliver does for one: same delivery id and `webhook-id`, same body, `attemptCount` goes on counting; the worker sends them as capacity allows. Answers `{ requeued }`. `since` must be an ISO time at most 30 days back (a minute of clock skew is tolerated; older is 400 — deliveries are kept CMS_DELIVERY_RETENTION_DAYS anyway). An inactive webhook is 409 (reactivate it first); another project's webhook is 404.",
           params: WebhookParams,
           body: RecoverBody,
-          response: { 200: Envelope(Recovered), ...errors(400, 401, 403, 404, 409) },
+          response: {
+            200: Envelope(Recovered),
+            ...errors(
+              400,
+              notFound('Webhook'),
+              conflict('The webhook is inactive; reactivate it before recovering its deliveries.'),
+            ),
+          },
         },
       },
       async (request) => ({

@@ -37,12 +37,12 @@ export const Webhook = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { examples: [webhookExample] },
+  { title: 'Webhook', examples: [webhookExample] },
 );
 
 export const WebhookWithSecret = Type.Object(
   { ...Webhook.properties, secret: Type.String({ description: 'Shown only here and by rotate-secret.' }) },
-  { examples: [{ ...webhookExample, secret: secretExample }] },
+  { title: 'WebhookWithSecret', examples: [{ ...webhookExample, secret: secretExample }] },
 );
 
 export const WebhookList = Type.Object(
@@ -50,7 +50,7 @@ export const WebhookList = Type.Object(
     webhooks: Type.Array(Webhook),
     eventTypes: Type.Array(Type.Object({ type: Type.String(), description: Type.String() })),
   },
-  { examples: [{ webhooks: [webhookExample], eventTypes: EVENT_TYPES.slice(0, 2) }] },
+  { title: 'WebhookList', examples: [{ webhooks: [webhookExample], eventTypes: EVENT_TYPES.slice(0, 2) }] },
 );
 
 export const WebhookParams = Strict({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -62,6 +62,7 @@ export const DeliveryParams = Strict({
 export const CreateWebhookBody = Strict(
   { url: HookUrl, events: EventList, description: Type.Optional(Description) },
   {
+    title: 'CreateWebhookBody',
     examples: [
       { url: 'https://example.com/hooks/folio', events: ['content.published'], description: 'Search' },
     ],
@@ -75,12 +76,12 @@ export const UpdateWebhookBody = Strict(
     description: Type.Optional(Description),
     active: Type.Optional(Type.Boolean()),
   },
-  { minProperties: 1, examples: [{ active: false }] },
+  { title: 'UpdateWebhookBody', minProperties: 1, examples: [{ active: false }] },
 );
 
 export const RotatedSecret = Type.Object(
   { secret: Type.String() },
-  { examples: [{ secret: secretExample }] },
+  { title: 'RotatedSecret', examples: [{ secret: secretExample }] },
 );
 
 const deliveryExample = {
@@ -107,7 +108,7 @@ export const Delivery = Type.Object(
     eventType: Type.String(),
     ...attemptOutcomeProperties,
   },
-  { examples: [deliveryExample] },
+  { title: 'Delivery', examples: [deliveryExample] },
 );
 
 export const RecoverBody = Strict(
