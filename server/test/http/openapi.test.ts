@@ -27,6 +27,7 @@ type Document = {
 const OPERATION_IDS = [
   'bulkPublishPage',
   'createApiKey',
+  'createPreviewToken',
   'createProject',
   'createUser',
   'createWebhook',
@@ -63,6 +64,7 @@ const OPERATION_IDS = [
   'rotateWebhookSecret',
   'saveObjects',
   'serveMedia',
+  'streamPageChanges',
   'syncDefinitions',
   'testWebhook',
   'unpublishEntry',

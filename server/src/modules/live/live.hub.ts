@@ -59,7 +59,8 @@ interface PageWatch {
   dirty: boolean;
 }
 
-const RETRY_AFTER_SECONDS = 5;
+export const RETRY_AFTER_SECONDS = 5;
+export const TOO_MANY_STREAMS = 'Too many open live streams for this project on this server.';
 
 /** One SSE event; JSON never holds a raw line break, so `data` is one line. */
 export const sseEvent = (event: string, json: string): string => `event: ${event}\ndata: ${json}\n\n`;
@@ -175,10 +176,7 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       if (closed) throw rateLimited(RETRY_AFTER_SECONDS, 'The server is shutting down; reconnect shortly.');
       const count = perProject.get(projectId) ?? 0;
       if (count >= options.maxStreamsPerProject) {
-        throw rateLimited(
-          RETRY_AFTER_SECONDS,
-          `Too many open live streams for this project on this server (at most ${options.maxStreamsPerProject}).`,
-        );
+        throw rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_STREAMS);
       }
       const key = pageKey(projectId, pageId);
       let watch = watches.get(key);

@@ -4,7 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { access } from '../../http/access.js';
 import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { errors } from '../../http/schemas.js';
-import type { LiveHub, LiveSink } from './live.hub.js';
+import { rateLimited } from '../../shared/errors.js';
+import { type LiveHub, type LiveSink, RETRY_AFTER_SECONDS, TOO_MANY_STREAMS } from './live.hub.js';
 import { LiveQuery, LiveStream } from './live.schemas.js';
 
 const tags = ['Live'];
@@ -47,6 +48,7 @@ export const liveRoutes =
         config: { access: access.live },
         schema: {
           tags,
+          operationId: 'streamPageChanges',
           summary: 'Live updates of a page (Server-Sent Events)',
           description: `Opens a \`text/event-stream\` for one page, with the project's \`x-cms-key\` and, to follow drafts, a preview token (\`x-cms-preview\`). The stream first sends one \`event: entry\` per entry the caller sees now, then, each time that changes, \`event: entry\` with \`data:\` the entry exactly as \`GET /v1/content/:pageId\` would now show it to this caller — visitors: on publish and unpublish; preview: on every change of the working copy too. \`event: deleted\` with \`data: { "id" }\` when an entry is deleted or the caller can no longer see it (a visitor after an unpublish). A \`:\` comment line is sent every ${limits.heartbeatMs / 1000} s (CMS_LIVE_HEARTBEAT_MS). A change made through any instance reaches streams on every instance within a second (LISTEN/NOTIFY on PostgreSQL).
 
@@ -54,7 +56,10 @@ Browsers: \`EventSource\` cannot send headers, and credentials never go in query
 
 Limits: at most ${limits.maxStreamsPerProject} open streams per project on one server (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 with \`Retry-After\`. A reader that falls more than ${limits.maxBufferBytes} bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires: reconnect (with a new token).`,
           querystring: LiveQuery,
-          response: { 200: LiveStream, ...errors(400, 401, 403, 429) },
+          response: {
+            200: LiveStream,
+            ...errors(400, 401, 403, rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_STREAMS)),
+          },
         },
       },
       async (request, reply) => {

@@ -20,6 +20,7 @@ export const previewRoutes =
         },
         schema: {
           tags,
+          operationId: 'createPreviewToken',
           summary: 'Create a preview token',
           description: `The body is optional. A read-only credential for a site's preview of unpublished content, for any member (any role) of the project. The project is the request's (\`x-cms-key\`, \`x-cms-project-id\`, or the session's only project).
 

@@ -13,7 +13,7 @@ export const CreatePreviewTokenBody = Strict(
       }),
     ),
   },
-  { examples: [{ ttlSeconds: 3600 }, {}] },
+  { title: 'CreatePreviewTokenBody', examples: [{ ttlSeconds: 3600 }, {}] },
 );
 
 export const PreviewToken = Type.Object(
@@ -25,6 +25,7 @@ export const PreviewToken = Type.Object(
     expiresAt: Timestamp,
   },
   {
+    title: 'PreviewToken',
     examples: [
       {
         token: 'cms_pv_3q2-7wEvT1d0ZlG7nWcC3XqfJ9x5mYbA2kHsP8uL0rE',
