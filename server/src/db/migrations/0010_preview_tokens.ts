@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
  * Preview tokens (contract §10): read-only credentials a member hands to a site's preview, one
  * project each. Only the SHA-256 of the token is stored (256 random bits: a fast hash is enough, and
  * a request costs one lookup by primary key), like sessions and secret keys. Expired rows are pruned
- * by the worker; `expires_at` is indexed for that sweep.
+ * by the worker; `expires_at` is indexed for that sweep, `project_id` and `created_by` for the cascades.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
