@@ -20,6 +20,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('preview_tokens')
     .column('expires_at')
     .execute();
+  // The cascades when a project or an account goes, without scanning every token.
+  await db.schema
+    .createIndex('preview_tokens_project_idx')
+    .on('preview_tokens')
+    .column('project_id')
+    .execute();
+  await db.schema
+    .createIndex('preview_tokens_creator_idx')
+    .on('preview_tokens')
+    .column('created_by')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
