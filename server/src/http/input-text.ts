@@ -21,20 +21,52 @@ const TEXT_MESSAGE = 'must not contain a NUL character or an unpaired surrogate'
 
 export const isBadText = (text: string): boolean => text.includes('\u0000') || LONE_SURROGATE.test(text);
 
+interface Node {
+  value: unknown;
+  depth: number;
+  parent: Node | null;
+  key: string;
+}
+
+/** `body.fields.title`, built only for the node that failed (large bodies build no paths). */
+function pathOf(node: Node): string {
+  const keys: string[] = [];
+  for (let n: Node | null = node; n; n = n.parent) keys.push(n.key);
+  return keys.reverse().join('.');
+}
+
 /** The first problem in `value` (walked without recursion, so depth cannot overflow the stack). */
 export function inputProblem(value: unknown, root: string): FieldProblem | null {
-  const stack: [unknown, string, number][] = [[value, root, 0]];
+  const stack: Node[] = [{ value, depth: 0, parent: null, key: root }];
   while (stack.length > 0) {
-    const [current, path, depth] = stack.pop() as [unknown, string, number];
+    const node = stack.pop() as Node;
+    const current = node.value;
     if (typeof current === 'string') {
-      if (isBadText(current)) return { path, message: TEXT_MESSAGE };
+      if (isBadText(current)) return { path: pathOf(node), message: TEXT_MESSAGE };
     } else if (current !== null && typeof current === 'object') {
-      if (depth >= MAX_DEPTH) return { path, message: `must not nest deeper than ${MAX_DEPTH} levels` };
+      if (node.depth >= MAX_DEPTH)
+        return { path: pathOf(node), message: `must not nest deeper than ${MAX_DEPTH} levels` };
       for (const [key, child] of Object.entries(current)) {
-        if (isBadText(key)) return { path: `${path}.${key}`, message: `property names ${TEXT_MESSAGE}` };
-        stack.push([child, `${path}.${key}`, depth + 1]);
+        if (isBadText(key))
+          return { path: `${pathOf(node)}.${key}`, message: `property names ${TEXT_MESSAGE}` };
+        stack.push({ value: child, depth: node.depth + 1, parent: node, key });
       }
     }
+  }
+  return null;
+}
+
+/** Path parameters and queries are flat maps of short strings: checked without the walk's allocations. */
+function urlProblem(values: unknown, root: string): FieldProblem | null {
+  if (values === null || typeof values !== 'object') return null;
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value === 'string') {
+      if (isBadText(value)) return { path: `${root}.${key}`, message: TEXT_MESSAGE };
+    } else if (value !== null && typeof value === 'object') {
+      const problem = inputProblem(value, `${root}.${key}`); // a repeated query parameter: an array
+      if (problem) return problem;
+    }
+    if (isBadText(key)) return { path: `${root}.${key}`, message: `property names ${TEXT_MESSAGE}` };
   }
   return null;
 }
@@ -52,7 +84,7 @@ export function installInputTextRule(app: FastifyInstance): void {
         route,
         'onRequest',
         (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
-          const problem = inputProblem(request.params, 'params') ?? inputProblem(request.query, 'query');
+          const problem = urlProblem(request.params, 'params') ?? urlProblem(request.query, 'query');
           done(problem ? validationFailed('The request is not valid.', [problem]) : undefined);
         },
       );

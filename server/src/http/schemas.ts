@@ -36,6 +36,9 @@ export const PageQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** Where errors() leaves a response's example errors for the document (a symbol: never serialised). */
+export const ERROR_EXAMPLES = Symbol('errorExamples');
+
 /**
  * The error statuses a route can answer, for its response schemas and the OpenAPI document. Pass the
  * status, or the AppError the route really throws (`notFound('Entry')`): the document then shows that
@@ -55,9 +58,6 @@ export function errors(...specs: (number | AppError)[]): Record<number, TSchema>
     [...byStatus].map(([status, examples]) => [status, { ...ErrorEnvelope, [ERROR_EXAMPLES]: examples }]),
   );
 }
-
-/** Where errors() leaves a response's example errors for the document (a symbol: never serialised). */
-export const ERROR_EXAMPLES = Symbol('errorExamples');
 
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-21T09:30:00.000Z'] });
 

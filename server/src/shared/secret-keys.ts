@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config.js';
 import { createSecretBox, EncryptionKey, type SecretBox } from './secret-box.js';
 
 /** The key file used when CMS_ENCRYPTION_KEY is not set (one instance, or instances sharing a disk). */
@@ -12,7 +11,14 @@ export const KEY_FILE_NAME = 'encryption.key';
  * the key file in CMS_DATA_DIR, created on first start with mode 0600. Synchronous: it runs once,
  * before anything is served. `keyFileCreated` is the path when this call created the file.
  */
-export function openSecretBox(config: Pick<Config, 'encryptionKey' | 'encryptionKeyPrevious' | 'dataDir'>): {
+/** The parts of the configuration that name the keys (shared/ does not import config.ts). */
+export interface KeySettings {
+  encryptionKey: EncryptionKey | null;
+  encryptionKeyPrevious: EncryptionKey | null;
+  dataDir: string;
+}
+
+export function openSecretBox(config: KeySettings): {
   box: SecretBox;
   keyFileCreated: string | null;
 } {

@@ -11,7 +11,7 @@ import { type ServerProcess, startServerProcess } from '../helpers/process.js';
 // stale pages. Real processes, since the lock is the operating system's.
 const root = new URL('../..', import.meta.url).pathname;
 
-/** Runs `node src/<entry>` until it exits (killed after 20 s); its status and everything it printed. */
+/** Runs `node src/<entry>` until it exits (killed after 60 s); its status and everything it printed. */
 async function runToExit(entry: string, env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
@@ -25,7 +25,7 @@ async function runToExit(entry: string, env: Record<string, string>) {
   child.stderr.on('data', (c: Buffer) => {
     output += c.toString();
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearTimeout(timer);
   return { code, output };
@@ -50,14 +50,7 @@ describe('one server per SQLite database', () => {
     const first = await startServerProcess({ CMS_DATA_DIR: dataDir });
     children.push(first);
 
-    const refused = await runToExit('src/server.ts', { CMS_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' });
-    assert.equal(refused.code, 1);
-    const lines = refused.output.split('\n').filter((l) => l.trim() !== '');
-    assert.equal(lines.length, 1, refused.output);
-    assert.match(lines[0]!, /already running on .*cms\.sqlite/);
-    assert.equal((await fetch(`${first.url}/health`)).status, 200, 'the first server is unharmed');
-
-    // The stand-alone worker may share the file with the server.
+    // The stand-alone worker may share the file with the server; it starts while a second server is refused.
     const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
       cwd: root,
       env: { ...process.env, CMS_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
@@ -71,7 +64,15 @@ describe('one server per SQLite database', () => {
     worker.stderr.on('data', (c: Buffer) => {
       workerOutput += c.toString();
     });
-    await waitFor(() => workerOutput.includes('Folio worker running') || worker.exitCode !== null, 20_000);
+
+    const refused = await runToExit('src/server.ts', { CMS_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' });
+    assert.equal(refused.code, 1);
+    const lines = refused.output.split('\n').filter((l) => l.trim() !== '');
+    assert.equal(lines.length, 1, refused.output);
+    assert.match(lines[0]!, /already running on .*cms\.sqlite/);
+    assert.equal((await fetch(`${first.url}/health`)).status, 200, 'the first server is unharmed');
+
+    await waitFor(() => workerOutput.includes('Folio worker running') || worker.exitCode !== null, 60_000);
     await sleep(200);
     assert.equal(worker.exitCode, null, `the worker runs beside the server:\n${workerOutput}`);
     worker.kill('SIGTERM');

@@ -21,6 +21,8 @@ export interface TestContext {
 export interface TestAppOptions {
   env?: Record<string, string>;
   logStream?: DestinationStream;
+  /** Only these of the available kinds (a long suite split into one file per database). */
+  kinds?: DbKind[];
 }
 
 // A data directory of this test process's own: an app writes its key file there (never into /tmp itself).
@@ -54,7 +56,7 @@ export function describeEachDb(
   body: (ctx: TestContext) => void,
   options: TestAppOptions = {},
 ): void {
-  for (const kind of dbKinds()) {
+  for (const kind of dbKinds().filter((k) => !options.kinds || options.kinds.includes(k))) {
     describe(`${name} [${kind}]`, () => {
       checkLeaks(() => {
         const state: Partial<TestContext> = { kind };

@@ -3,6 +3,20 @@ import { trackRunning } from './leaks.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
+// Children die with this test process, however it ends: when the runner stops a file that ran past
+// its time limit (SIGTERM), a child left behind would keep its port, its database and a CPU busy.
+const children = new Set<ChildProcess>();
+const killChildren = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+};
+process.once('exit', killChildren);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    killChildren();
+    process.exit(1);
+  });
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -20,15 +34,26 @@ export async function startServerProcess(
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
   const release = trackRunning(`server process ${child.pid} (${entry})`, async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   });
   void exited.then(release);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    // A server that does not come up is killed, so it cannot hold ports, a SQLite lock or the test
+    // runner's event loop. Generous: a loaded shared machine can take tens of seconds to start tsx.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /running at (http:\/\/\S+)/.exec(output);

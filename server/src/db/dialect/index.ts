@@ -47,7 +47,8 @@ export async function serializedOn<T>(
       await sql`commit`.execute(conn);
       return result;
     } catch (err) {
-      await sql`rollback`.execute(conn);
+      // SQLite may have rolled back already (e.g. on SQLITE_FULL); the original error is the one to see.
+      await sql`rollback`.execute(conn).catch(() => {});
       throw err;
     }
   });

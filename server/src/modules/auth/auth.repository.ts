@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import type { SessionPrincipal } from '../../shared/principals.js';
 
@@ -47,6 +48,26 @@ export async function failuresSince(
   if (email !== undefined) query = query.where('email', '=', email);
   const row = await query.executeTakeFirstOrThrow();
   return { count: Number(row.count), oldest: row.oldest ?? null };
+}
+
+/**
+ * Records an attempt only while both counts in the window are under their limits, in one
+ * statement (the caller serialises it per address). True when it was recorded.
+ */
+export async function reserveAttempt(
+  db: DbOrTx,
+  f: { id: string; ip: string; email: string; createdAt: string },
+  since: string,
+  limits: { pair: number; address: number },
+): Promise<boolean> {
+  const result = await sql`
+    insert into login_failures (id, ip, email, created_at)
+    select ${f.id}, ${f.ip}, ${f.email}, ${f.createdAt}
+    where (select count(*) from login_failures
+           where ip = ${f.ip} and email = ${f.email} and created_at > ${since}) < ${limits.pair}
+      and (select count(*) from login_failures
+           where ip = ${f.ip} and created_at > ${since}) < ${limits.address}`.execute(db);
+  return Number(result.numAffectedRows ?? 0) === 1;
 }
 
 export async function recordFailure(

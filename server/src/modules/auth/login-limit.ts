@@ -28,18 +28,20 @@ export function createLoginLimiter(db: Db, now: () => number = Date.now) {
     async reserve(ip: string, email: string): Promise<void> {
       const t = now();
       const since = isoAt(t - LOGIN_WINDOW_MS);
-      await serializedOn(db, `login:${ip}`, async (trx) => {
-        const pair = await repo.failuresSince(trx, since, ip, email);
-        const address = await repo.failuresSince(trx, since, ip);
-        const blocked =
-          pair.count >= PAIR_LIMIT ? pair.oldest : address.count >= ADDRESS_LIMIT ? address.oldest : null;
-        if (blocked) {
-          // The window slides: the oldest failure in it is the next to expire.
-          const retryAfter = Math.max(1, Math.ceil((Date.parse(blocked) + LOGIN_WINDOW_MS - t) / 1000));
-          throw rateLimited(retryAfter, 'Too many failed sign-in attempts. Try again later.');
-        }
-        await repo.recordFailure(trx, { id: randomUUID(), ip, email, createdAt: isoAt(t) });
-      });
+      const attempt = { id: randomUUID(), ip, email, createdAt: isoAt(t) };
+      // Under the lock: one guarded insert, so the section every instance waits for is short.
+      const reserved = await serializedOn(db, `login:${ip}`, (trx) =>
+        repo.reserveAttempt(trx, attempt, since, { pair: PAIR_LIMIT, address: ADDRESS_LIMIT }),
+      );
+      if (reserved) return;
+      const [pair, address] = await Promise.all([
+        repo.failuresSince(db, since, ip, email),
+        repo.failuresSince(db, since, ip),
+      ]);
+      // The window slides: the oldest failure in it is the next to expire.
+      const oldest = (pair.count >= PAIR_LIMIT ? pair.oldest : address.oldest) ?? isoAt(t);
+      const retryAfter = Math.max(1, Math.ceil((Date.parse(oldest) + LOGIN_WINDOW_MS - t) / 1000));
+      throw rateLimited(retryAfter, 'Too many failed sign-in attempts. Try again later.');
     },
 
     /** The reservation stands as the failure; expired ones are dropped on the way. */

@@ -39,8 +39,8 @@ export const MIME_BY_EXT: Record<string, string> = {
  * can make a variant take. 80 MiB admits an 8-bit RGB photo of 28 megapixels (6000×4000 cameras) or
  * 8-bit RGBA of 21, and a 16-bit RGBA image of 10. Measured with `node dist/server.js`: 20 parallel
  * variant requests for the worst accepted image (16-bit RGBA interlaced PNG, or a progressive JPEG)
- * peak at 277–287 MB resident; 100 MiB peaked at 300. Before it, sharp's own limit (16383², 268 megapixels) let a 2 MB
- * 16-bit PNG decode to 2 GB.
+ * peak at 277–287 MiB resident; 100 MiB peaked at 300. Before it, sharp's own limit (16383², 268
+ * megapixels) let a 2 MB 16-bit PNG decode to 2 GB. Frames count: an animation is decoded whole.
  */
 export const MAX_DECODED_BYTES = 80 * 1024 * 1024;
 /** The pixel bound handed to sharp when variants are made (frames of an animation included). */

@@ -3,6 +3,7 @@ import { before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { describeEachDb } from '../helpers/app.js';
 import { HERO, newSite, pageUrl, patchEntry, sync } from '../helpers/content.js';
+import type { DbKind } from '../helpers/db.js';
 import { envelopeProblem } from '../helpers/envelope.js';
 import { bearer, call } from '../helpers/factories.js';
 import { makeImage, upload } from '../helpers/media.js';
@@ -14,12 +15,15 @@ import { rng } from './random.js';
  * app's own OpenAPI document, with real credentials so they reach validation and the services.
  * Asserts no answer is a 5xx and every /v1 error is the contract's envelope with a known code.
  * Seeded and reproducible: a failure prints the seed and index; rerun one request with
- *   FOLIO_FUZZ_SEED=<seed> FOLIO_FUZZ_ONLY=<index> npm test -- fuzz.test
- * FOLIO_FUZZ_COUNT changes the number of requests (10,000 by default).
+ *   FOLIO_FUZZ_SEED=<seed> FOLIO_FUZZ_ONLY=<index> npm test -- fuzz
+ * FOLIO_FUZZ_COUNT changes the number of requests (10,000 by default). One file per database
+ * (fuzz-sqlite.test.ts, fuzz-postgres.test.ts), so each has the runner's whole per-file time limit.
+ * Requests go WAVE at a time: the same requests, concurrently, as a server sees them.
  */
 const SEED = Number(process.env.FOLIO_FUZZ_SEED ?? 20_261_123);
 const COUNT = Number(process.env.FOLIO_FUZZ_COUNT ?? 10_000);
 const ONLY = process.env.FOLIO_FUZZ_ONLY === undefined ? null : Number(process.env.FOLIO_FUZZ_ONLY);
+const WAVE = 8;
 
 async function fixtures(app: FastifyInstance): Promise<Fixtures> {
   const site = await newSite(app, 'Fuzz site');
@@ -92,55 +96,67 @@ function describeRequest(index: number, req: FuzzRequest): string {
   return `#${index} (FOLIO_FUZZ_SEED=${SEED} FOLIO_FUZZ_ONLY=${index})\n  ${req.method} ${clip(req.url)}\n  headers: ${JSON.stringify(headers)}${payload}`;
 }
 
-describeEachDb(
-  'fuzz: malformed requests over every route',
-  (ctx) => {
-    let fx: Fixtures;
-    before(async () => {
-      fx = await fixtures(ctx.app);
-    });
+export function fuzzSuite(kind: DbKind): void {
+  describeEachDb(
+    'fuzz: malformed requests over every route',
+    (ctx) => {
+      let fx: Fixtures;
+      before(async () => {
+        fx = await fixtures(ctx.app);
+      });
 
-    it(`${COUNT} seeded malformed requests: no 5xx, every /v1 error enveloped`, async (t) => {
-      const ops = operationsOf(ctx.app.swagger() as never);
-      assert.ok(ops.length > 30, 'the OpenAPI document lists the routes');
-      const statuses = new Map<number, number>();
-      const failures: string[] = [];
-      let unsendable = 0;
-      const indices = ONLY === null ? Array.from({ length: COUNT }, (_, i) => i) : [ONLY];
-      for (const index of indices) {
-        const r = rng(SEED, index);
-        const req = generate(r.pick(ops), fx, r);
-        let res: Awaited<ReturnType<FastifyInstance['inject']>>;
-        try {
-          res = await ctx.app.inject({
-            method: req.method as never,
-            url: req.url,
-            headers: req.headers,
-            payload: req.payload,
-          });
-        } catch {
-          unsendable++; // e.g. a header value Node refuses to send at all: no server would see it
-          continue;
+      it(`${COUNT} seeded malformed requests: no 5xx, every /v1 error enveloped`, async (t) => {
+        const ops = operationsOf(ctx.app.swagger() as never);
+        assert.ok(ops.length > 30, 'the OpenAPI document lists the routes');
+        const statuses = new Map<number, number>();
+        const failures: [number, string][] = [];
+        let unsendable = 0;
+        const indices = ONLY === null ? Array.from({ length: COUNT }, (_, i) => i) : [ONLY];
+        const one = async (index: number) => {
+          const r = rng(SEED, index);
+          const req = generate(r.pick(ops), fx, r);
+          let res: Awaited<ReturnType<FastifyInstance['inject']>>;
+          try {
+            res = await ctx.app.inject({
+              method: req.method as never,
+              url: req.url,
+              headers: req.headers,
+              payload: req.payload,
+            });
+          } catch {
+            unsendable++; // e.g. a header value Node refuses to send at all: no server would see it
+            return;
+          }
+          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          let problem: string | null = null;
+          if (res.statusCode >= 500) problem = `status ${res.statusCode}: ${clip(res.body, 500)}`;
+          else if (res.statusCode >= 400 && req.url.startsWith('/v1')) {
+            const why = envelopeProblem(res.body, res.headers['content-type'] as string | undefined);
+            if (why) problem = `status ${res.statusCode} not enveloped (${why}): ${clip(res.body, 200)}`;
+          }
+          if (problem) failures.push([index, `${describeRequest(index, req)}\n  -> ${problem}`]);
+        };
+        for (let start = 0; start < indices.length; start += WAVE) {
+          await Promise.all(indices.slice(start, start + WAVE).map(one));
         }
-        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-        let problem: string | null = null;
-        if (res.statusCode >= 500) problem = `status ${res.statusCode}: ${clip(res.body, 500)}`;
-        else if (res.statusCode >= 400 && req.url.startsWith('/v1')) {
-          const why = envelopeProblem(res.body, res.headers['content-type'] as string | undefined);
-          if (why) problem = `status ${res.statusCode} not enveloped (${why}): ${clip(res.body, 200)}`;
-        }
-        if (problem) failures.push(`${describeRequest(index, req)}\n  -> ${problem}`);
-      }
-      const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
-      t.diagnostic(
-        `seed ${SEED}: ${indices.length} requests (${unsendable} unsendable); statuses ${summary.join(' ')}`,
-      );
-      assert.equal(
-        failures.length,
-        0,
-        `${failures.length} bad answers:\n${failures.slice(0, 15).join('\n')}`,
-      );
-    });
-  },
-  { env: { CMS_ALLOW_PRIVATE_HOOK_TARGETS: 'true', CMS_WEBHOOK_TIMEOUT_MS: '500', LOG_LEVEL: 'silent' } },
-);
+        const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
+        t.diagnostic(
+          `seed ${SEED}: ${indices.length} requests (${unsendable} unsendable); statuses ${summary.join(' ')}`,
+        );
+        assert.equal(
+          failures.length,
+          0,
+          `${failures.length} bad answers:\n${failures
+            .sort(([a], [b]) => a - b)
+            .slice(0, 15)
+            .map(([, text]) => text)
+            .join('\n')}`,
+        );
+      });
+    },
+    {
+      env: { CMS_ALLOW_PRIVATE_HOOK_TARGETS: 'true', CMS_WEBHOOK_TIMEOUT_MS: '500', LOG_LEVEL: 'silent' },
+      kinds: [kind],
+    },
+  );
+}
