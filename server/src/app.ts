@@ -21,6 +21,7 @@ import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
 import { contentRoutes } from './modules/content/content.routes.js';
 import { createContentService, entryStubs } from './modules/content/content.service.js';
+import { pageViews } from './modules/content/page-views.js';
 import { entryDeletionRoutes, pagesRoutes } from './modules/content/pages.routes.js';
 import { createPagesService } from './modules/content/pages.service.js';
 import { publishedEntriesForSnapshot } from './modules/content/published-pages.js';
@@ -34,6 +35,8 @@ import { createSyncLimiter } from './modules/definitions/sync-limit.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
 import { createDeploysService } from './modules/deploys/deploys.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createLiveHub } from './modules/live/live.hub.js';
+import { liveRoutes } from './modules/live/live.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { mediaServeRoutes } from './modules/media/media.serve.js';
 import { createMediaService } from './modules/media/media.service.js';
@@ -42,6 +45,8 @@ import { createLocalStorage } from './modules/media/storage/local.js';
 import { objectsRoutes } from './modules/objects/objects.routes.js';
 import { createObjectsService } from './modules/objects/objects.service.js';
 import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
+import { previewRoutes } from './modules/preview/preview.routes.js';
+import { createPreviewService } from './modules/preview/preview.service.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createSiteCache } from './modules/projects/site-cache.js';
@@ -146,6 +151,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   const apiKeys = createApiKeysService(db, {
     onTouchError: (err) => app.log.warn({ err }, 'could not record an API key as used'),
   });
+  const preview = createPreviewService(db);
 
   const credentials: CredentialStore = {
     session: auth.resolveSession,
@@ -154,6 +160,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     secretKey: apiKeys.resolve,
     role: users.roleOf,
     projectIdsOf: users.projectIdsOf,
+    previewToken: preview.resolve,
   };
   installAuth(app, credentials);
   installCors(app, sites.byId);
@@ -182,6 +189,21 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await app.register(entryDeletionRoutes(pages), { prefix: '/v1/content' });
   await app.register(pagesRoutes(pages), { prefix: '/v1/pages' });
   await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });
+  await app.register(previewRoutes(preview), { prefix: '/v1/preview-tokens' });
+  // Live streams follow page changes on the change bus; each change loads the page once for all
+  // of its streams. They end before the server closes (preClose), else close would wait on them.
+  const liveLimits = {
+    heartbeatMs: config.liveHeartbeatMs,
+    maxStreamsPerProject: config.liveMaxStreamsPerProject,
+    maxBufferBytes: config.liveMaxBufferBytes,
+  };
+  const live = createLiveHub(changes, {
+    ...liveLimits,
+    views: (projectId, pageId) => pageViews(db, projectId, pageId),
+    log: app.log,
+  });
+  app.addHook('preClose', async () => live.close());
+  await app.register(liveRoutes(live, liveLimits), { prefix: '/v1/live' });
   revalidate = createRevalidator(
     { projectIdOfKey: sites.peekProjectId, pageEtag: content.peekPageEtag, snapshotEtag: snapshot.peekEtag },
     app.log,

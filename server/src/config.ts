@@ -38,6 +38,10 @@ export interface Config {
   readonly projectCreateLimitPerHour: number;
   /** Definitions syncs with the publishable key allowed per project per minute (contract §11). */
   readonly syncLimitPerMinute: number;
+  /** Live streams (GET /v1/live): heartbeat interval, open streams per project per instance, unsent bytes per stream. */
+  readonly liveHeartbeatMs: number;
+  readonly liveMaxStreamsPerProject: number;
+  readonly liveMaxBufferBytes: number;
   /**
    * CMS_ENCRYPTION_KEY: seals webhook and deploy-hook secrets. null: the key file in dataDir, created
    * at first start (src/shared/secret-keys.ts). Every instance on one database must share it.
@@ -150,6 +154,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool('CMS_TRUST_PROXY', false),
     projectCreateLimitPerHour: int('CMS_PROJECT_CREATE_LIMIT_PER_HOUR', 20, 1),
     syncLimitPerMinute: int('CMS_SYNC_LIMIT_PER_MINUTE', 120, 1),
+    liveHeartbeatMs: int('CMS_LIVE_HEARTBEAT_MS', 15_000, 10, 15_000),
+    liveMaxStreamsPerProject: int('CMS_LIVE_MAX_STREAMS_PER_PROJECT', 1000, 1, 1_000_000),
+    liveMaxBufferBytes: int('CMS_LIVE_MAX_BUFFER_BYTES', 1024 * 1024, 1024),
     encryptionKey: key('CMS_ENCRYPTION_KEY'),
     encryptionKeyPrevious: key('CMS_ENCRYPTION_KEY_PREVIOUS'),
   };

@@ -271,7 +271,7 @@ export type paths = {
          *
          *     Visitors (publishable or secret key) get only entries with a published copy, showing the published fields (an edited entry keeps showing its old fields until republished), with `status: "published"` and `updatedAt` = `publishedAt`. An unknown page is an empty list. Visitor responses carry `ETag` and `Cache-Control: no-cache`; `If-None-Match` answers 304.
          *
-         *     A member's session sent with the key (`Authorization: Bearer <token>` plus `x-cms-key`) adds drafts: every entry with its working fields; `status` is "published" only while the working copy equals the published copy. These responses are `Cache-Control: private, no-store`.
+         *     A member's session sent with the key (`Authorization: Bearer <token>` plus `x-cms-key`) adds drafts: every entry with its working fields; `status` is "published" only while the working copy equals the published copy. A preview token (`x-cms-preview`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are `Cache-Control: private, no-store`.
          *
          *     Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).
          */
@@ -348,6 +348,30 @@ export type paths = {
          * @description The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list.
          */
         get: operations["listDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live updates of a page (Server-Sent Events)
+         * @description Opens a `text/event-stream` for one page, with the project's `x-cms-key` and, to follow drafts, a preview token (`x-cms-preview`). The stream first sends one `event: entry` per entry the caller sees now, then, each time that changes, `event: entry` with `data:` the entry exactly as `GET /v1/content/:pageId` would now show it to this caller — visitors: on publish and unpublish; preview: on every change of the working copy too. `event: deleted` with `data: { "id" }` when an entry is deleted or the caller can no longer see it (a visitor after an unpublish). A `:` comment line is sent every 15 s (CMS_LIVE_HEARTBEAT_MS). A change made through any instance reaches streams on every instance within a second (LISTEN/NOTIFY on PostgreSQL).
+         *
+         *     Browsers: `EventSource` cannot send headers, and credentials never go in query strings, so open the stream with `fetch` and read the body (the SDK does this). CORS as for content.
+         *
+         *     Limits: at most 1000 open streams per project on one server (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 with `Retry-After`. A reader that falls more than 1048576 bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires: reconnect (with a new token).
+         */
+        get: operations["streamPageChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -437,7 +461,7 @@ export type paths = {
          * @description The unified overlay: each object's fields and collections merged, ordered by type then id (code-unit order); collections keep their saved order.
          *
          *     - Published view by default: objects that were published at least once, with their published values; `updatedAt` is the last publish.
-         *     - `draft=true`: the working copy of every object (published values where no draft was saved since); `updatedAt` is the last save. Only with a session or a secret key; the publishable key gets 403 (send the session without `x-cms-key`).
+         *     - `draft=true`: the working copy of every object (published values where no draft was saved since); `updatedAt` is the last save. Only with a session, a secret key, or a preview token (`x-cms-preview`) beside the project's `x-cms-key`; the publishable key alone gets 403 (send the session without `x-cms-key`).
          *     - Callers: publishable key, member session or secret key (its sites only; `x-cms-project-id` when it covers several).
          */
         get: operations["listObjects"];
@@ -538,6 +562,28 @@ export type paths = {
          *     Callers: a project admin's session plus the project's `x-cms-key`.
          */
         delete: operations["deletePage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/preview-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a preview token
+         * @description The body is optional. A read-only credential for a site's preview of unpublished content, for any member (any role) of the project. The project is the request's (`x-cms-key`, `x-cms-project-id`, or the session's only project).
+         *
+         *     With `x-cms-preview: <token>` beside the project's `x-cms-key`: `GET /v1/content/:pageId` answers what a member's session sees (every entry, working fields), `GET /v1/objects?draft=true` the draft overlay, and `GET /v1/live` streams working-copy changes too; these answers are `Cache-Control: private, no-store`. An unknown or expired token is 401 on any route; a token of another project than the key's is 403; on every other route (all writes included) a valid token is 403, because it is read-only. It cannot be revoked: keep `ttlSeconds` short. Expired tokens are deleted by the worker.
+         */
+        post: operations["createPreviewToken"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -897,6 +943,14 @@ export type components = {
             projectIds?: string[];
             /** @description `read`: published reads; `write`: also POST /v1/objects/save. */
             access: "read" | "write";
+        };
+        /** CreatePreviewTokenBody */
+        CreatePreviewTokenBody: {
+            /**
+             * @description Lifetime in seconds, 60 to 86400 (one day); default 3600.
+             * @default 3600
+             */
+            ttlSeconds: number;
         };
         /** CreateProjectBody */
         CreateProjectBody: {
@@ -1480,6 +1534,22 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        /**
+         * PreviewToken
+         * @example {
+         *       "token": "cms_pv_3q2-7wEvT1d0ZlG7nWcC3XqfJ9x5mYbA2kHsP8uL0rE",
+         *       "expiresAt": "2026-11-21T10:30:00.000Z"
+         *     }
+         */
+        PreviewToken: {
+            /** @description The preview token (`cms_pv_` + 256 random bits). Shown only in this response; only its SHA-256 is stored. Send it as `x-cms-preview` beside the `x-cms-key` of the same project. */
+            token: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            expiresAt: string;
         };
         /**
          * Project
@@ -4362,6 +4432,142 @@ export interface operations {
             };
         };
     };
+    streamPageChanges: {
+        parameters: {
+            query: {
+                /**
+                 * @description A page path such as "/" (1 to 512 characters, no control characters).
+                 * @example /
+                 */
+                pageId: string;
+            };
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Server-Sent Events stream (`text/event-stream`) that stays open: `event: entry` with the entry as JSON, `event: deleted` with `{ "id" }`, and `:` comment lines as heartbeats. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     listMedia: {
         parameters: {
             query?: {
@@ -5460,6 +5666,153 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    createPreviewToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePreviewTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PreviewToken"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

@@ -10,6 +10,7 @@ import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deplo
 import type { EventsTable } from '../modules/events/events.table.js';
 import type { MediaDeletionsTable, MediaTable } from '../modules/media/media.table.js';
 import type { ObjectFieldsTable, ObjectItemsTable, ObjectsTable } from '../modules/objects/objects.table.js';
+import type { PreviewTokensTable } from '../modules/preview/preview.table.js';
 import type { DeployHooksTable, ProjectsTable } from '../modules/projects/projects.table.js';
 import type { AccountsTable, MembershipsTable } from '../modules/users/users.table.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/webhooks.table.js';
@@ -24,6 +25,7 @@ export interface Database {
   accounts: AccountsTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;
+  previewTokens: PreviewTokensTable;
   loginFailures: LoginFailuresTable;
   events: EventsTable;
   componentDefinitions: ComponentDefinitionsTable;

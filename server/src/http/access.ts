@@ -21,6 +21,11 @@ export interface AccessRule {
   readonly secretAccess?: 'read' | 'write';
   /** Take the project from the `:id` path parameter (routes under /v1/projects/:id). */
   readonly projectFromParam?: boolean;
+  /**
+   * A preview token (`x-cms-preview`) beside the publishable key may authorise the call and then
+   * sees working copies (contract §10). On every other route a valid preview token is a 403.
+   */
+  readonly preview?: boolean;
 }
 
 export const access = {
@@ -62,6 +67,17 @@ export const access = {
     role: 'member',
     secretAccess: 'read',
   },
+  /** Content of a page: a site read, where a preview token beside the key also adds drafts. */
+  pageRead: {
+    allow: ['publishableKey', 'secretKey'],
+    project: true,
+    optionalSession: true,
+    role: 'member',
+    secretAccess: 'read',
+    preview: true,
+  },
+  /** Live updates (GET /v1/live): the publishable key, with an optional preview token for drafts. */
+  live: { allow: ['publishableKey'], project: true, preview: true },
   /** Object writes: an editor session or a write secret key. */
   objectsWrite: { allow: ['session', 'secretKey'], project: true, role: 'editor', secretAccess: 'write' },
   /** Object reads: publishable key, member session or secret key. */
@@ -70,6 +86,7 @@ export const access = {
     project: true,
     role: 'member',
     secretAccess: 'read',
+    preview: true,
   },
 } as const satisfies Record<string, AccessRule>;
 

@@ -19,6 +19,8 @@ export interface CredentialStore {
   role(accountId: string, projectId: string): Promise<Role | null>;
   /** The account's projects (ids), to pick the only one when no project is named. */
   projectIdsOf(accountId: string): Promise<string[]>;
+  /** The project and expiry of a preview token that has not expired; null otherwise. */
+  previewToken(token: string): Promise<{ projectId: string; expiresAt: string } | null>;
 }
 
 export interface AuthContext {
@@ -29,6 +31,8 @@ export interface AuthContext {
   /** The session's role in `projectId`. */
   role: Role | null;
   secretKey: SecretKeyPrincipal | null;
+  /** When the preview token that authorised the call expires (a live stream ends then). */
+  previewExpiresAt?: string;
 }
 
 declare module 'fastify' {
@@ -46,6 +50,14 @@ const ANONYMOUS: AuthContext = Object.freeze({
 });
 const RANK: Record<RequiredRole, number> = { member: 0, editor: 1, admin: 2 };
 const SECRET_KEY_PREFIX = 'cms_sk_';
+
+/**
+ * Whether the caller sees working copies (every entry, draft overlay): a member's session, or a
+ * preview token of the project. The one place that decides it for content, objects and live.
+ */
+export function seesWorkingCopies(auth: AuthContext): boolean {
+  return auth.session !== null || auth.via === 'preview';
+}
 
 /** The project id of an authorised request; only call it on routes whose rule has `project: true`. */
 export function projectIdOf(request: FastifyRequest): string {
@@ -105,6 +117,23 @@ async function authenticate(
     siteProjectId = (await store.publishableKey(siteKeyHeader))?.projectId ?? null;
     if (!siteProjectId) throw unauthorized('The x-cms-key publishable key is unknown or was rotated.');
   }
+  // A preview token is read-only and valid only beside the publishable key of its own project.
+  const previewHeader = header(request, 'x-cms-preview');
+  let previewProjectId: string | null = null;
+  let previewExpiresAt: string | undefined;
+  if (previewHeader !== null && rule.project) {
+    const preview = await store.previewToken(previewHeader);
+    previewProjectId = preview?.projectId ?? null;
+    previewExpiresAt = preview?.expiresAt;
+    if (!previewProjectId) throw unauthorized('The x-cms-preview token is unknown or has expired.');
+    if (!rule.preview) {
+      throw forbidden(
+        'Preview tokens are read-only: they are accepted only on GET /v1/content/:pageId, GET /v1/objects and GET /v1/live.',
+      );
+    }
+    if (!siteProjectId) throw unauthorized('A preview token needs the x-cms-key of its project beside it.');
+    if (previewProjectId !== siteProjectId) throw forbidden('This preview token belongs to another project.');
+  }
 
   // 2. Which credential authorises the call.
   if (secretKey && !allows('secretKey')) {
@@ -112,6 +141,7 @@ async function authenticate(
   }
   let via: Credential | null = null;
   if (secretKey) via = 'secretKey';
+  else if (previewProjectId) via = 'preview';
   else if (siteProjectId && allows('publishableKey')) via = 'publishableKey';
   else if (session && allows('session')) via = 'session';
   if (!via) throw unauthorized(missingCredentialMessage(rule));
@@ -162,7 +192,14 @@ async function authenticate(
       throw forbidden('This secret API key is read-only.');
     }
   }
-  return { via, projectId, session: activeSession, role, secretKey };
+  return {
+    via,
+    projectId,
+    session: activeSession,
+    role,
+    secretKey,
+    ...(via === 'preview' && previewExpiresAt && { previewExpiresAt }),
+  };
 }
 
 function header(request: FastifyRequest, name: string): string | null {
@@ -185,6 +222,7 @@ export function missingCredentialMessage(rule: AccessRule): string {
     session: 'a session (Authorization: Bearer <token>)',
     publishableKey: 'the publishable key (x-cms-key)',
     secretKey: 'a secret API key (Authorization: Bearer cms_sk_…)',
+    preview: 'a preview token (x-cms-preview) with the publishable key',
   };
   return `This route needs ${rule.allow.map((c) => names[c]).join(' or ')}.`;
 }
@@ -196,7 +234,9 @@ function securityFor(rule: AccessRule): Record<string, string[]>[] {
     session: 'session',
     publishableKey: 'publishableKey',
     secretKey: 'secretKey',
+    preview: 'preview',
   };
   if (rule.requireSiteKey) return [{ session: [], publishableKey: [] }];
-  return rule.allow.map((c) => ({ [names[c]]: [] }));
+  const alone = rule.allow.map((c) => ({ [names[c]]: [] }));
+  return rule.preview ? [...alone, { publishableKey: [], preview: [] }] : alone;
 }

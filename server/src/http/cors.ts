@@ -19,9 +19,10 @@ import { appendRouteHook } from './route-hooks.js';
  * exactly with the Origin's host (`www.example.com` is its own entry). Rejected: @fastify/cors, whose origin callback runs before our auth has resolved the
  * project, and which would answer preflight for every route.
  */
-// if-match: an editor on the site edits with optimistic concurrency (contract part two, §7).
+// if-match: an editor on the site edits with optimistic concurrency (contract part two, §7);
+// x-cms-preview: a site showing drafts (§10).
 const ALLOW_HEADERS =
-  'authorization, content-type, if-match, if-none-match, x-cms-key, x-cms-project-id, x-request-id';
+  'authorization, content-type, if-match, if-none-match, x-cms-key, x-cms-preview, x-cms-project-id, x-request-id';
 const EXPOSE_HEADERS = 'etag, x-request-id';
 
 const ANY_ORIGIN = { domains: [] };

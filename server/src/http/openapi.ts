@@ -45,6 +45,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
             name: 'x-cms-key',
             description: 'Publishable project key (cms_pk_…); safe in client code.',
           },
+          preview: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-cms-preview',
+            description:
+              'Preview token (cms_pv_…) from POST /v1/preview-tokens, sent beside the x-cms-key of its project: read-only, sees working copies.',
+          },
         },
       },
       tags: [
@@ -81,6 +88,14 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           name: 'Objects',
           description:
             'Schemaless structured data pushed by servers: scalar fields and ordered collections, upserted by key, draft or published.',
+        },
+        {
+          name: 'Preview',
+          description: 'Read-only preview tokens: a site shows unpublished content without a session.',
+        },
+        {
+          name: 'Live',
+          description: 'Server-Sent Events: entries of a page as they change, on every instance.',
         },
         {
           name: 'Media',

@@ -16,6 +16,7 @@ import { requestId } from './request-id.js';
  * It answers only when the normal route would give the same answer, from the same caches:
  * - GET /v1/content/<pageId> or GET /v1/snapshot, no query string;
  * - only the publishable key (no Authorization: sessions and secret keys take the normal path; no
+ *   x-cms-preview: a preview token sees working copies, and an unknown one must get its 401; no
  *   x-cms-project-id, which the normal path would check against the key; no Origin, so CORS headers
  *   are always the normal path's);
  * - the key is in the key cache (a rotated key is dropped from it on every instance), and the page
@@ -57,7 +58,14 @@ export function createRevalidator(sources: RevalidationSources, log: FastifyBase
     const headers = req.headers;
     const ifNoneMatch = headers['if-none-match'];
     const apiKey = single(headers['x-cms-key']);
-    if (!ifNoneMatch || !apiKey || headers.authorization || headers.origin || headers['x-cms-project-id']) {
+    if (
+      !ifNoneMatch ||
+      !apiKey ||
+      headers.authorization ||
+      headers.origin ||
+      headers['x-cms-project-id'] ||
+      headers['x-cms-preview']
+    ) {
       return false;
     }
     const logging = infoEnabled();

@@ -3,6 +3,7 @@ import { publishedEntriesForSnapshot } from '../modules/content/published-pages.
 import { callDeployHooks, fireDeployTriggers, triggersFromEvents } from '../modules/deploys/deploys.jobs.js';
 import { dispatchEvents } from '../modules/events/events.jobs.js';
 import { publishedObjectsForSnapshot } from '../modules/objects/objects.snapshot.js';
+import { prunePreviewTokens } from '../modules/preview/preview.jobs.js';
 import { loadSite } from '../modules/projects/site-cache.js';
 import { computeSnapshotVersion, type SnapshotSources } from '../modules/snapshot/snapshot.service.js';
 import { deliveriesFromEvents, deliverWebhooks } from '../modules/webhooks/webhooks.jobs.js';
@@ -13,13 +14,15 @@ import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
  * Every job the worker runs, in order. An explicit list: adding a job is a line here, and what the
  * worker does can be read in one place.
  * - sweeps (one transaction each): outbox events → webhook deliveries + deploy triggers (the events
- *   module dispatches, the consumers are listed here); due triggers → deploy calls; retention.
+ *   module dispatches, the consumers are listed here); due triggers → deploy calls; retention;
+ *   expired preview tokens.
  * - attempt jobs (leased rows sent over HTTP, retried on the schedule): webhook deliveries, deploy calls.
  */
 export const sweepJobs: readonly SweepJob[] = [
   dispatchEvents([deliveriesFromEvents, triggersFromEvents]),
   fireDeployTriggers,
   pruneAttempts,
+  prunePreviewTokens,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of jobs over different row and batch types

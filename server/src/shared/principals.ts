@@ -4,8 +4,11 @@
  * without importing the HTTP layer.
  */
 
-/** How a request authenticated. */
-export type Credential = 'session' | 'publishableKey' | 'secretKey';
+/**
+ * How a request authenticated. `preview`: a preview token (`x-cms-preview`) beside the publishable
+ * key of its project (contract §10); it reads what a member sees and writes nothing.
+ */
+export type Credential = 'session' | 'publishableKey' | 'secretKey' | 'preview';
 
 export interface SessionPrincipal {
   tokenHash: string;

@@ -27,6 +27,7 @@ type Document = {
 const OPERATION_IDS = [
   'bulkPublishPage',
   'createApiKey',
+  'createPreviewToken',
   'createProject',
   'createUser',
   'createWebhook',
@@ -67,6 +68,7 @@ const OPERATION_IDS = [
   'rotateWebhookSecret',
   'saveObjects',
   'serveMedia',
+  'streamPageChanges',
   'syncDefinitions',
   'testWebhook',
   'unpublishEntry',

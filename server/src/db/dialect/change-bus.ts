@@ -30,9 +30,11 @@ export const FLUSH_ALL = '*';
  * What the caches listen for. Anything that changes what a visitor or a build reads must notify:
  * - `project` (key: projectId): the key, domains or bakeEnabled changed (rotate-key, PATCH project);
  * - `page` (key: pageKey(projectId, pageId)): the published entries of a page changed;
- * - `snapshot` (key: projectId): anything in GET /v1/snapshot changed (content or object publishes).
+ * - `snapshot` (key: projectId): anything in GET /v1/snapshot changed (content or object publishes);
+ * - `draft` (key: pageKey): only the working copies of a page changed (a draft save, a restore, new
+ *   stubs). No cache holds working copies; live preview streams (src/modules/live) follow it.
  */
-export const TOPICS = { project: 'project', page: 'page', snapshot: 'snapshot' } as const;
+export const TOPICS = { project: 'project', page: 'page', snapshot: 'snapshot', draft: 'draft' } as const;
 export const pageKey = (projectId: string, pageId: string): string => `${projectId} ${pageId}`;
 /** The inverse of pageKey (project ids hold no space; page ids may). */
 export function splitPageKey(key: string): { projectId: string; pageId: string } {

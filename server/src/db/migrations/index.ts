@@ -7,6 +7,7 @@ import * as m0005 from './0005_webhooks.js';
 import * as m0006 from './0006_keys_objects.js';
 import * as m0007 from './0007_definition_sync_secrets.js';
 import * as m0009 from './0009_entry_versions.js';
+import * as m0010 from './0010_preview_tokens.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006_keys_objects': m0006,
   '0007_definition_sync_secrets': m0007,
   '0009_entry_versions': m0009,
+  '0010_preview_tokens': m0010,
 };

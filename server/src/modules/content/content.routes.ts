@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
-import { projectIdOf } from '../../http/auth.js';
+import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
@@ -44,7 +44,7 @@ export const contentRoutes =
     app.get(
       '/:pageId',
       {
-        config: { access: access.siteRead },
+        config: { access: access.pageRead },
         schema: {
           tags,
           operationId: 'listPageEntries',
@@ -53,7 +53,7 @@ export const contentRoutes =
 
 Visitors (publishable or secret key) get only entries with a published copy, showing the published fields (an edited entry keeps showing its old fields until republished), with \`status: "published"\` and \`updatedAt\` = \`publishedAt\`. An unknown page is an empty list. Visitor responses carry \`ETag\` and \`Cache-Control: no-cache\`; \`If-None-Match\` answers 304.
 
-A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x-cms-key\`) adds drafts: every entry with its working fields; \`status\` is "published" only while the working copy equals the published copy. These responses are \`Cache-Control: private, no-store\`.
+A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x-cms-key\`) adds drafts: every entry with its working fields; \`status\` is "published" only while the working copy equals the published copy. A preview token (\`x-cms-preview\`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are \`Cache-Control: private, no-store\`.
 
 ${CORS_NOTE}`,
           params: PageParams,
@@ -62,7 +62,7 @@ ${CORS_NOTE}`,
       },
       async (request, reply) => {
         const projectId = projectIdOf(request);
-        if (request.auth.session) {
+        if (seesWorkingCopies(request.auth)) {
           reply.header('cache-control', 'private, no-store');
           return { data: await content.entriesForEditor(projectId, request.params.pageId), error: null };
         }

@@ -239,6 +239,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
           publish ? 'set' : undefined,
         );
         if (publish) await announce(trx, changed, 'content.published', [updated], actor, now, [working]);
+        else await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
         return toEntry(updated);
       });
     },
@@ -282,7 +283,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
 
     /** The working copy becomes the fields of that history row: a draft, published as usual. */
     restore(projectId: string, entryId: string, historyId: string, ifMatch?: number): Promise<Entry> {
-      return transactionWithChanges(db, bus, async (trx) => {
+      return transactionWithChanges(db, bus, async (trx, changed) => {
         const row = await lockedEntry(trx, projectId, entryId, ifMatch);
         const past = await repo.findHistory(trx, projectId, entryId, historyId);
         if (!past) throw notFound('History entry');
@@ -290,6 +291,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
         const fields = JSON.parse(past.fields) as Fields;
         // The definition may have changed since: the restored values must still fit their types.
         await validate(trx, row, fields, fields);
+        await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
         return toEntry(await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: isoNow() }));
       });
     },

@@ -181,9 +181,11 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         // Only a full sync gets here with a new componentId; an additive one keeps the stored one.
         const priorComponent = new Map(storedRows.map((d) => [d.instanceKey, d.componentId]));
         let liveChanged = false;
+        let componentChanged = false;
         for (const w of writes) {
           const prior = priorComponent.get(w.instanceKey);
           if (prior === undefined || prior === w.componentId) continue;
+          componentChanged = true;
           const { live } = await entries.changeComponent(
             trx,
             { projectId, pageId, instanceKey: w.instanceKey },
@@ -195,6 +197,8 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         if (liveChanged) {
           await changed(TOPICS.page, pageKey(projectId, pageId));
           await changed(TOPICS.snapshot, projectId);
+        } else if (created.length > 0 || componentChanged) {
+          await changed(TOPICS.draft, pageKey(projectId, pageId)); // new stubs: preview streams
         }
         const createdSet = new Set(created);
         return {

@@ -33,7 +33,7 @@ Callers: an editor or admin session, or a \`write\` secret key (a \`read\` key i
 const READ_DESCRIPTION = `The unified overlay: each object's fields and collections merged, ordered by type then id (code-unit order); collections keep their saved order.
 
 - Published view by default: objects that were published at least once, with their published values; \`updatedAt\` is the last publish.
-- \`draft=true\`: the working copy of every object (published values where no draft was saved since); \`updatedAt\` is the last save. Only with a session or a secret key; the publishable key gets 403 (send the session without \`x-cms-key\`).
+- \`draft=true\`: the working copy of every object (published values where no draft was saved since); \`updatedAt\` is the last save. Only with a session, a secret key, or a preview token (\`x-cms-preview\`) beside the project's \`x-cms-key\`; the publishable key alone gets 403 (send the session without \`x-cms-key\`).
 - Callers: publishable key, member session or secret key (its sites only; \`x-cms-project-id\` when it covers several).`;
 
 export const objectsRoutes =

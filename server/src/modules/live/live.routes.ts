@@ -1,0 +1,89 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { access } from '../../http/access.js';
+import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
+import { errors } from '../../http/schemas.js';
+import { rateLimited } from '../../shared/errors.js';
+import { type LiveHub, type LiveSink, RETRY_AFTER_SECONDS, TOO_MANY_STREAMS } from './live.hub.js';
+import { LiveQuery, LiveStream } from './live.schemas.js';
+
+const tags = ['Live'];
+
+/** How long a clean end may take (a reader that stopped reading) before its connection is cut. */
+const END_GRACE_MS = 1000;
+
+/**
+ * The response as a LiveSink. The stream goes through Fastify (reply.send of a PassThrough), not a
+ * hijacked socket, so CORS, the request id and the access log apply as on every route.
+ */
+function sinkFor(reply: FastifyReply, body: PassThrough): LiveSink {
+  const res = reply.raw;
+  const finished = new Promise<void>((resolve) => res.once('close', resolve));
+  return {
+    write: (chunk) => {
+      if (!body.destroyed) body.write(chunk);
+    },
+    // Everything not yet handed to the socket: the PassThrough's buffers and the response's.
+    bufferedBytes: () => body.readableLength + body.writableLength + res.writableLength,
+    async end() {
+      body.end();
+      const timer = setTimeout(() => res.destroy(), END_GRACE_MS);
+      await finished;
+      clearTimeout(timer);
+    },
+    destroy: () => res.destroy(),
+  };
+}
+
+export const liveRoutes =
+  (
+    live: LiveHub,
+    limits: { maxStreamsPerProject: number; heartbeatMs: number; maxBufferBytes: number },
+  ): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/',
+      {
+        config: { access: access.live },
+        schema: {
+          tags,
+          operationId: 'streamPageChanges',
+          summary: 'Live updates of a page (Server-Sent Events)',
+          description: `Opens a \`text/event-stream\` for one page, with the project's \`x-cms-key\` and, to follow drafts, a preview token (\`x-cms-preview\`). The stream first sends one \`event: entry\` per entry the caller sees now, then, each time that changes, \`event: entry\` with \`data:\` the entry exactly as \`GET /v1/content/:pageId\` would now show it to this caller — visitors: on publish and unpublish; preview: on every change of the working copy too. \`event: deleted\` with \`data: { "id" }\` when an entry is deleted or the caller can no longer see it (a visitor after an unpublish). A \`:\` comment line is sent every ${limits.heartbeatMs / 1000} s (CMS_LIVE_HEARTBEAT_MS). A change made through any instance reaches streams on every instance within a second (LISTEN/NOTIFY on PostgreSQL).
+
+Browsers: \`EventSource\` cannot send headers, and credentials never go in query strings, so open the stream with \`fetch\` and read the body (the SDK does this). CORS as for content.
+
+Limits: at most ${limits.maxStreamsPerProject} open streams per project on one server (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 with \`Retry-After\`. A reader that falls more than ${limits.maxBufferBytes} bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires: reconnect (with a new token).`,
+          querystring: LiveQuery,
+          response: {
+            200: LiveStream,
+            ...errors(400, 401, 403, rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_STREAMS)),
+          },
+        },
+      },
+      async (request, reply) => {
+        const drafts = seesWorkingCopies(request.auth);
+        const body = new PassThrough();
+        body.on('error', () => {}); // a write racing the client's disconnect; the close below cleans up
+        const expires = request.auth.previewExpiresAt;
+        const close = live.open(
+          projectIdOf(request),
+          request.query.pageId,
+          drafts,
+          sinkFor(reply, body),
+          expires === undefined ? undefined : Date.parse(expires),
+        );
+        body.once('close', close); // the client went away (Fastify destroys the body then)
+        // Headers go out with the first bytes: send a comment now so the client sees the stream open.
+        body.write(': stream open\n\n');
+        // Typed loosely: the 200 schema documents the event text, and the body is a stream of it.
+        return (reply as FastifyReply)
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', drafts ? 'private, no-store' : 'no-cache')
+          .header('x-accel-buffering', 'no') // proxies such as nginx must not buffer the stream
+          .header('connection', 'close') // when the stream ends, so does the connection (shutdown)
+          .send(body);
+      },
+    );
+  };

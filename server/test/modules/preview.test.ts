@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { sql } from 'kysely';
+import type { JobContext } from '../../src/jobs/types.js';
+import { prunePreviewTokens } from '../../src/modules/preview/preview.jobs.js';
+import { sha256Hex } from '../../src/shared/secrets.js';
+import { describeEachDb } from '../helpers/app.js';
+import { heroEntry, newSite, pageUrl, patchEntry, type Site } from '../helpers/content.js';
+import { bearer, call } from '../helpers/factories.js';
+
+describeEachDb('preview tokens', (ctx) => {
+  let base = '';
+  before(async () => {
+    // A listening server too: the revalidation fast path only exists on the real server.
+    base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await ctx.app.close();
+  });
+
+  const createToken = (
+    site: Site,
+    payload: object = {},
+    headers: Record<string, string> = { ...bearer(site.editor.token), ...site.key },
+  ) => call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers, payload });
+
+  async function tokenOf(site: Site): Promise<string> {
+    const res = await createToken(site);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.data.token;
+  }
+
+  /** A site whose hero entry is published as "Live", then edited to "Draft" (not published). */
+  async function editedSite() {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    assert.equal(
+      (await patchEntry(ctx.app, site, id, { fields: { title: 'Live' }, status: 'published' })).status,
+      200,
+    );
+    assert.equal((await patchEntry(ctx.app, site, id, { fields: { title: 'Draft' } })).status, 200);
+    return { site, id };
+  }
+
+  it('a member creates a token: 201, cms_pv_, default lifetime one hour, stored only as a hash', async () => {
+    const site = await newSite(ctx.app);
+    const before = Date.now();
+    const res = await createToken(site);
+    assert.equal(res.status, 201);
+    const { token, expiresAt } = res.body.data;
+    assert.match(token, /^cms_pv_[A-Za-z0-9_-]{43}$/);
+    const lifetime = Date.parse(expiresAt) - before;
+    assert.ok(lifetime >= 3_599_000 && lifetime <= 3_601_000 + 5_000, `lifetime ${lifetime}`);
+    const rows = await ctx.db
+      .selectFrom('previewTokens')
+      .selectAll()
+      .where('projectId', '=', site.project.id)
+      .execute();
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]?.tokenHash, sha256Hex(token));
+    assert.ok(!JSON.stringify(rows).includes(token));
+
+    // The body is optional.
+    const bare = await call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers: site.editing });
+    assert.equal(bare.status, 201, JSON.stringify(bare.body));
+
+    const short = await createToken(site, { ttlSeconds: 60 });
+    assert.equal(short.status, 201);
+    assert.ok(Date.parse(short.body.data.expiresAt) - Date.now() <= 61_000);
+    // The project may also be named by x-cms-project-id (an admin, no key).
+    const byHeader = await createToken(
+      site,
+      {},
+      { ...bearer(site.admin.token), 'x-cms-project-id': site.project.id },
+    );
+    assert.equal(byHeader.status, 201);
+  });
+
+  it('bad input: lifetime out of range, wrong type, unknown property, missing or wrong credential', async () => {
+    const site = await newSite(ctx.app);
+    for (const payload of [
+      { ttlSeconds: 59 },
+      { ttlSeconds: 86_401 },
+      { ttlSeconds: '600' },
+      { ttlSeconds: 60.5 },
+      { scope: 'all' },
+    ]) {
+      const res = await createToken(site, payload);
+      assert.equal(res.status, 400, JSON.stringify(payload));
+      assert.equal(res.body.error.code, 'validation_failed');
+    }
+    assert.equal((await createToken(site, {}, site.key)).status, 401); // the publishable key alone
+    const other = await newSite(ctx.app);
+    // A member of another project naming this one: 403.
+    const res = await createToken(
+      site,
+      {},
+      { ...bearer(other.admin.token), 'x-cms-project-id': site.project.id },
+    );
+    assert.equal(res.status, 403);
+    // A preview token cannot make preview tokens.
+    const token = await tokenOf(site);
+    const chained = await createToken(site, {}, { ...site.editing, 'x-cms-preview': token });
+    assert.equal(chained.status, 403);
+  });
+
+  it('with the key, a token sees working copies of a page, private and not stored', async () => {
+    const { site } = await editedSite();
+    const token = await tokenOf(site);
+    const visitor = await call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: site.key });
+    assert.equal(visitor.body.data[0].fields.title, 'Live');
+    const preview = await call(ctx.app, {
+      method: 'GET',
+      url: pageUrl('/'),
+      headers: { ...site.key, 'x-cms-preview': token },
+    });
+    assert.equal(preview.status, 200);
+    assert.equal(preview.headers['cache-control'], 'private, no-store');
+    const editor = await call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: site.editing });
+    assert.deepEqual(preview.body.data, editor.body.data);
+    assert.equal(preview.body.data[0].fields.title, 'Draft');
+    assert.equal(preview.body.data[0].status, 'draft');
+  });
+
+  it('with the key, a token reads the objects draft overlay; the key alone still cannot', async () => {
+    const site = await newSite(ctx.app);
+    const saved = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/objects/save',
+      headers: { ...bearer(site.admin.token), 'x-cms-project-id': site.project.id },
+      payload: { objects: [{ type: 'product', id: 'p1', fields: { title: 'Unreleased' } }] },
+    });
+    assert.equal(saved.status, 200);
+    const token = await tokenOf(site);
+    const draft = await call(ctx.app, {
+      method: 'GET',
+      url: '/v1/objects?draft=true',
+      headers: { ...site.key, 'x-cms-preview': token },
+    });
+    assert.equal(draft.status, 200);
+    assert.equal(draft.headers['cache-control'], 'private, no-store');
+    assert.deepEqual(draft.body.data[0].fields, { title: 'Unreleased' });
+    assert.equal(
+      (await call(ctx.app, { method: 'GET', url: '/v1/objects?draft=true', headers: site.key })).status,
+      403,
+    );
+  });
+
+  it('an unknown or expired token is 401; a token of another project is 403; a token needs the key', async () => {
+    const { site } = await editedSite();
+    const read = (headers: Record<string, string>) =>
+      call(ctx.app, { method: 'GET', url: pageUrl('/'), headers });
+    const unknown = await read({ ...site.key, 'x-cms-preview': 'cms_pv_nope' });
+    assert.equal(unknown.status, 401);
+    assert.equal(unknown.body.error.code, 'unauthorized');
+
+    const token = await tokenOf(site);
+    await sql`update preview_tokens set expires_at = '2000-01-01T00:00:00.000Z' where token_hash = ${sha256Hex(token)}`.execute(
+      ctx.db,
+    );
+    assert.equal((await read({ ...site.key, 'x-cms-preview': token })).status, 401);
+    assert.equal(
+      (
+        await call(ctx.app, {
+          method: 'GET',
+          url: '/v1/objects?draft=true',
+          headers: { ...site.key, 'x-cms-preview': token },
+        })
+      ).status,
+      401,
+    );
+
+    const other = await newSite(ctx.app);
+    const foreign = await tokenOf(other);
+    const res = await read({ ...site.key, 'x-cms-preview': foreign });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error.code, 'forbidden');
+
+    const fresh = await tokenOf(site);
+    assert.equal((await read({ 'x-cms-preview': fresh })).status, 401); // without x-cms-key
+  });
+
+  it('a token is refused on every other route, writes included (403), and never gives write access', async () => {
+    const { site, id } = await editedSite();
+    const token = await tokenOf(site);
+    const withToken = { ...site.key, 'x-cms-preview': token };
+    const attempts = [
+      {
+        method: 'PATCH',
+        url: `/v1/content/${id}`,
+        headers: { ...site.editing, 'x-cms-preview': token },
+        payload: { status: 'published' },
+      },
+      { method: 'PATCH', url: `/v1/content/${id}`, headers: withToken, payload: { status: 'published' } },
+      { method: 'POST', url: `/v1/content/${id}/unpublish`, headers: withToken },
+      { method: 'POST', url: '/v1/content/bulk-publish', headers: withToken, payload: { pageId: '/' } },
+      {
+        method: 'POST',
+        url: '/v1/objects/save',
+        headers: withToken,
+        payload: { objects: [{ type: 't', id: 'x', fields: { a: 1 } }] },
+      },
+      {
+        method: 'POST',
+        url: '/v1/definitions/sync',
+        headers: withToken,
+        payload: { pageId: '/x', components: [] },
+      },
+      { method: 'GET', url: '/v1/snapshot', headers: withToken },
+      { method: 'GET', url: `/v1/content/${id}/history`, headers: withToken },
+    ] as const;
+    for (const attempt of attempts) {
+      const res = await call(ctx.app, attempt as never);
+      assert.equal(res.status, 403, `${attempt.method} ${attempt.url}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.code, 'forbidden');
+    }
+    // Nothing was published.
+    const visitor = await call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: site.key });
+    assert.equal(visitor.body.data[0].fields.title, 'Live');
+  });
+
+  it('the revalidation fast path steps aside for a preview token (drafts, and its 401)', async () => {
+    const { site } = await editedSite();
+    const token = await tokenOf(site);
+    const first = await fetch(`${base}${pageUrl('/')}`, { headers: site.key });
+    const etag = first.headers.get('etag')!;
+    await first.arrayBuffer();
+    const revalidate = (extra: Record<string, string>) =>
+      fetch(`${base}${pageUrl('/')}`, { headers: { ...site.key, 'if-none-match': etag, ...extra } });
+    assert.equal((await revalidate({})).status, 304); // the fast path is live for this page
+    const preview = await revalidate({ 'x-cms-preview': token });
+    assert.equal(preview.status, 200);
+    assert.equal(preview.headers.get('cache-control'), 'private, no-store');
+    assert.equal(((await preview.json()) as any).data[0].fields.title, 'Draft');
+    const unknown = await revalidate({ 'x-cms-preview': 'cms_pv_unknown' });
+    assert.equal(unknown.status, 401);
+    await unknown.arrayBuffer();
+  });
+
+  it('the worker prunes expired tokens and keeps live ones', async () => {
+    const site = await newSite(ctx.app);
+    const live = await tokenOf(site);
+    const dead = await tokenOf(site);
+    await sql`update preview_tokens set expires_at = '2000-01-01T00:00:00.000Z' where token_hash = ${sha256Hex(dead)}`.execute(
+      ctx.db,
+    );
+    const log = { info() {}, warn() {}, error() {} };
+    await prunePreviewTokens.run({ db: ctx.db, log } as unknown as JobContext, Date.now());
+    const left = await ctx.db
+      .selectFrom('previewTokens')
+      .select('tokenHash')
+      .where('projectId', '=', site.project.id)
+      .execute();
+    assert.deepEqual(
+      left.map((r) => r.tokenHash),
+      [sha256Hex(live)],
+    );
+  });
+});
