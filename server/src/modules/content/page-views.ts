@@ -30,6 +30,8 @@ export async function pageViews(db: Db, projectId: string, pageId: string): Prom
       fields: JSON.parse(row.publishedFields) as Fields,
       status: 'published',
       updatedAt: row.publishedAt ?? row.updatedAt,
+      // The version the published copy was made at (published-pages.ts): a draft save changes nothing here.
+      version: row.publishedVersion ?? row.version,
     });
   }
   return { visitor, editor };
