@@ -128,6 +128,11 @@ async function startProxy(target: URL) {
         s.on('error', () => {});
       }
       client.pipe(upstream).pipe(client);
+      // One side gone ends the other, as a reset connection does: otherwise a pool client whose
+      // upstream PostgreSQL dropped (the test database is dropped at the end) waits forever, and
+      // so does the pool's end().
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
     port = (server!.address() as AddressInfo).port;
