@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
-import { createChangeBus } from './db/dialect/change-bus.js';
+import { type ChangeBus, createChangeBus } from './db/dialect/change-bus.js';
+import { migrationsApplied } from './db/migrate.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
@@ -12,8 +13,11 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/fr
 import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
+import { installRequestMetrics, RequestSeries } from './http/request-metrics.js';
 import { createRevalidator, type Revalidator } from './http/revalidate.js';
 import { installValidation } from './http/validation.js';
+import { activityRoutes } from './modules/activity/activity.routes.js';
+import { createActivityService } from './modules/activity/activity.service.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -23,25 +27,28 @@ import { contentRoutes } from './modules/content/content.routes.js';
 import { createContentService, entryStubs } from './modules/content/content.service.js';
 import { pageViews } from './modules/content/page-views.js';
 import { entryDeletionRoutes, pagesRoutes } from './modules/content/pages.routes.js';
-import { createPagesService } from './modules/content/pages.service.js';
+import { contentTargets, createPagesService } from './modules/content/pages.service.js';
 import { publishedEntriesForSnapshot } from './modules/content/published-pages.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
 import {
   createDefinitionsService,
   declaredFieldTypes,
   pageDefinitions,
 } from './modules/definitions/definitions.service.js';
-import { createSyncLimiter } from './modules/definitions/sync-limit.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
 import { createDeploysService } from './modules/deploys/deploys.service.js';
-import { healthRoutes } from './modules/health/health.routes.js';
+import { outboxBacklog } from './modules/events/events.repository.js';
+import { healthRoutes, metricsRoutes } from './modules/health/health.routes.js';
+import { createMetrics, type Metrics } from './modules/health/metrics.js';
+import { createReadiness } from './modules/health/readiness.js';
 import { createLiveHub } from './modules/live/live.hub.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { mediaServeRoutes } from './modules/media/media.serve.js';
 import { createMediaService } from './modules/media/media.service.js';
 import { createVariantMaker } from './modules/media/media.variants.js';
-import { createLocalStorage } from './modules/media/storage/local.js';
+import { createMediaStorage } from './modules/media/storage/create.js';
 import { objectsRoutes } from './modules/objects/objects.routes.js';
 import { createObjectsService } from './modules/objects/objects.service.js';
 import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
@@ -50,6 +57,10 @@ import { createPreviewService } from './modules/preview/preview.service.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createSiteCache } from './modules/projects/site-cache.js';
+import { createWindowLimiter } from './modules/rate-limits/window-limiter.js';
+import { countDue } from './modules/schedules/schedules.repository.js';
+import { schedulesRoutes } from './modules/schedules/schedules.routes.js';
+import { createSchedulesService } from './modules/schedules/schedules.service.js';
 import { snapshotRoutes } from './modules/snapshot/snapshot.routes.js';
 import { createSnapshotService } from './modules/snapshot/snapshot.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -61,18 +72,39 @@ import { createHookClient } from './shared/hook-http.js';
 import { SecretBoxError } from './shared/secret-box.js';
 import { openSecretBox } from './shared/secret-keys.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * This app's change bus (src/db/dialect/change-bus.ts). The server hands it to the worker it runs
+     * beside the app, so scheduled publishes drop this app's caches and reach its live streams (on
+     * SQLite delivery is in-process only).
+     */
+    readonly changes: ChangeBus;
+  }
+}
+
 export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /**
+   * The process's metrics (GET /metrics). src/server.ts passes the one its in-process worker also
+   * counts into; without it the app makes its own. One app per Metrics: the app registers its series.
+   */
+  metrics?: Metrics;
 }
 
 /**
  * Builds the whole HTTP API without listening: the index of the service. Tests call it with a
  * fresh database; src/server.ts calls it and listens. The caller owns the database handle.
  */
-export async function buildApp({ config, database, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logStream,
+  metrics = createMetrics(),
+}: AppOptions): Promise<FastifyInstance> {
   const logging = loggerOptions(config, logStream);
   // Cached revalidations are answered before Fastify sees them (src/http/revalidate.ts);
   // the revalidator needs the caches built below, so the server starts with one that declines.
@@ -112,7 +144,10 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     done();
   });
   installAccessLog(app, logging.flush);
-  installErrorHandling(app);
+  // Before any route is registered: each route gets its own recording hook (src/http/request-metrics.ts).
+  const requests = new RequestSeries();
+  const unmatched = installRequestMetrics(app, requests);
+  installErrorHandling(app, unmatched);
   installValidation(app);
   await registerOpenApi(app, config.version);
 
@@ -122,6 +157,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   const changes = createChangeBus(database.config, (err) => app.log.warn({ err }, 'change bus connection'));
   app.addHook('onReady', async () => changes.started());
   app.addHook('onClose', async () => changes.close());
+  app.decorate('changes', changes);
   const sites = createSiteCache(db, changes);
   // Secrets at rest: the key is CMS_ENCRYPTION_KEY, else a key file in CMS_DATA_DIR made now.
   const { box: secrets, keyFileCreated } = openSecretBox(config);
@@ -165,9 +201,22 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   installAuth(app, credentials);
   installCors(app, sites.byId);
 
-  await app.register(healthRoutes(config.version, database.ping));
   await app.register(authRoutes(auth), { prefix: '/v1/auth' });
-  await app.register(projectsRoutes(projects, config.projectCreateLimitPerHour), { prefix: '/v1/projects' });
+  // Limits counted in the database (shared by every instance): project creation per client address,
+  // publishable-key definitions syncs per project (contract §11).
+  const projectCreateLimit = createWindowLimiter(db, {
+    scope: 'project_create',
+    limit: config.projectCreateLimitPerHour,
+    windowMs: 3_600_000,
+    message: 'Too many projects created from this address.',
+  });
+  const syncLimit = createWindowLimiter(db, {
+    scope: 'definitions_sync',
+    limit: config.syncLimitPerMinute,
+    windowMs: 60_000,
+    message: `Too many definition syncs with the publishable key for this project (at most ${config.syncLimitPerMinute} a minute).`,
+  });
+  await app.register(projectsRoutes(projects, projectCreateLimit), { prefix: '/v1/projects' });
   await app.register(usersRoutes(users), { prefix: '/v1/users' });
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
@@ -175,7 +224,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   const content = createContentService(db, changes, { declaredFieldTypes });
   const definitions = createDefinitionsService(db, changes, entryStubs, {
     modeOf: projects.definitionSyncOf,
-    limiter: createSyncLimiter(db, config.syncLimitPerMinute),
+    limiter: syncLimit,
   });
   await app.register(definitionsRoutes(definitions), { prefix: '/v1/definitions' });
   const snapshot = createSnapshotService(changes, {
@@ -190,6 +239,12 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await app.register(pagesRoutes(pages), { prefix: '/v1/pages' });
   await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });
   await app.register(previewRoutes(preview), { prefix: '/v1/preview-tokens' });
+  await app.register(activityRoutes(createActivityService(db)), { prefix: '/v1/activity' });
+  // Scheduled publishing: the routes check a schedule's target with content's help (handed over like
+  // the page definitions above); the worker runs them (src/jobs/handlers.ts wires what it needs).
+  await app.register(schedulesRoutes(createSchedulesService(db, contentTargets(pageDefinitions))), {
+    prefix: '/v1/schedules',
+  });
   // Live streams follow page changes on the change bus; each change loads the page once for all
   // of its streams. They end before the server closes (preClose), else close would wait on them.
   const liveLimits = {
@@ -204,9 +259,13 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   });
   app.addHook('preClose', async () => live.close());
   await app.register(liveRoutes(live, liveLimits), { prefix: '/v1/live' });
+  // 304s answered before Fastify are counted under the routes that would have answered them.
+  const pageReads = requests.forRoute('/v1/content/:pageId');
+  const snapshotReads = requests.forRoute('/v1/snapshot');
   revalidate = createRevalidator(
     { projectIdOfKey: sites.peekProjectId, pageEtag: content.peekPageEtag, snapshotEtag: snapshot.peekEtag },
     app.log,
+    (kind, seconds) => requests.observe(kind === 'page' ? pageReads : snapshotReads, 'GET', 304, seconds),
   );
 
   // Webhooks: the routes send only the synchronous test ping; the worker (src/jobs/worker.ts,
@@ -225,15 +284,20 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await app.register(webhooksRoutes(webhooks), { prefix: '/v1/webhooks' });
   await app.register(deploysRoutes(createDeploysService(db)), { prefix: '/v1/projects' });
   await app.register(apiKeysRoutes(apiKeys), { prefix: '/v1/api-keys' });
-  await app.register(objectsRoutes(createObjectsService(db, changes)), { prefix: '/v1/objects' });
+  const objects = createObjectsService(db, changes);
+  await app.register(objectsRoutes(objects), { prefix: '/v1/objects' });
 
-  // Media bytes: the local directory store (an S3-compatible one would be chosen here). init()
-  // clears staging files a crash left behind; sweepDeletions finishes removals a crash interrupted.
-  const mediaStorage = createLocalStorage(config.dataDir);
+  // Media bytes: a local directory or an S3-compatible bucket (CMS_STORAGE). init() clears staging
+  // files a crash left behind; sweepDeletions finishes removals a crash interrupted.
+  const mediaStorage = createMediaStorage(config.storage, config.dataDir, (err) =>
+    app.log.warn({ error: (err as Error).message }, 'media storage unavailable'),
+  );
   await mediaStorage.init();
+  app.addHook('onClose', async () => mediaStorage.close());
   const media = createMediaService(db, mediaStorage, {
     maxBytes: config.mediaMaxBytes,
-    publicUrl: config.publicUrl,
+    publicUrl: config.publicUrlSet ? config.publicUrl : null,
+    instanceUrl: config.publicUrl,
     cdnUrlOf: async (projectId) => (await sites.byId(projectId))?.cdnUrl ?? null,
   });
   // Housekeeping, so it never stops a start: a database that is down shows in /health instead.
@@ -244,6 +308,34 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   });
   await app.register(mediaRoutes(media, config.mediaMaxBytes), { prefix: '/v1/media' });
   await app.register(mediaServeRoutes(mediaStorage, createVariantMaker(mediaStorage)));
+  // The editor's web app (static files at /admin, built from the dashboard/ workspace).
+  await app.register(dashboardRoutes(config.dashboardDir));
+
+  // Operations: liveness, readiness (src/modules/health/readiness.ts) and Prometheus metrics.
+  const readiness = createReadiness(
+    {
+      database: database.ping,
+      migrations: () => migrationsApplied(db),
+      changeBus: () => changes.live,
+      mediaStorage: () => mediaStorage.check(),
+    },
+    app.log,
+  );
+  await app.register(healthRoutes({ version: config.version, ping: database.ping, readiness }));
+  metrics.watch({
+    pool: database.poolStats,
+    outbox: () => outboxBacklog(db),
+    schedulesDue: () => countDue(db, new Date().toISOString()),
+    liveStreams: () => live.size,
+    caches: () => ({
+      ...sites.cacheCounts(),
+      ...content.cacheCounts(),
+      ...snapshot.cacheCounts(),
+      ...objects.cacheCounts(),
+    }),
+    requests,
+  });
+  await app.register(metricsRoutes(metrics, config.metricsToken));
 
   return app;
 }

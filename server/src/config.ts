@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EncryptionKey } from './shared/secret-box.js';
 
 /**
@@ -8,13 +9,34 @@ import { EncryptionKey } from './shared/secret-box.js';
  */
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
+/**
+ * Where media bytes live (CMS_STORAGE). `local`: files under CMS_DATA_DIR/media. `s3`: one bucket of an
+ * S3-compatible store (AWS S3, Cloudflare R2, MinIO), shared by every instance.
+ */
+export type StorageConfig = { kind: 'local' } | S3Config;
+
+export interface S3Config {
+  kind: 's3';
+  bucket: string;
+  /** null: AWS S3 (the SDK finds the regional endpoint). */
+  endpoint: string | null;
+  region: string;
+  /** null: the AWS SDK's default credential chain (AWS_* variables, instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+}
+
 export interface Config {
   readonly version: string;
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
   readonly dataDir: string;
+  /** Base of media URLs without a project cdnUrl: CMS_PUBLIC_URL, else `http://HOST:PORT`. */
   readonly publicUrl: string;
+  /** Whether CMS_PUBLIC_URL was set (else publicUrl is this instance's own address). */
+  readonly publicUrlSet: boolean;
+  readonly storage: StorageConfig;
   readonly sessionTtlSeconds: number;
   readonly mediaMaxBytes: number;
   readonly bodyLimitBytes: number;
@@ -31,6 +53,8 @@ export interface Config {
   readonly workerBatchSize: number;
   readonly workerLeaseMs: number;
   readonly deliveryRetentionDays: number;
+  /** CMS_ACTIVITY_RETENTION_DAYS: activity records older than this are deleted by the worker. */
+  readonly activityRetentionDays: number;
   readonly logLevel: string;
   /** Trust X-Forwarded-For from the load balancer (needed for per-client login limits behind one). */
   readonly trustProxy: boolean;
@@ -49,6 +73,12 @@ export interface Config {
   readonly encryptionKey: EncryptionKey | null;
   /** CMS_ENCRYPTION_KEY_PREVIOUS: opens values sealed before a key rotation (never seals). */
   readonly encryptionKeyPrevious: EncryptionKey | null;
+  /** CMS_DASHBOARD_DIR: the built dashboard served at /admin (default: the workspace's dashboard/dist). */
+  readonly dashboardDir: string;
+  /** CMS_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`; null: open. */
+  readonly metricsToken: string | null;
+  /** CMS_WORKER_PORT: the stand-alone worker's /health, /health/ready and /metrics; 0: none. */
+  readonly workerPort: number;
 }
 
 export class ConfigError extends Error {
@@ -127,7 +157,14 @@ export function loadConfig(env: Env = process.env): Config {
     return parsed;
   };
 
+  // A header value: printable ASCII without spaces. Never echoed in a problem message.
+  const metricsToken = env.CMS_METRICS_TOKEN || null;
+  if (metricsToken !== null && !/^[\x21-\x7e]+$/.test(metricsToken)) {
+    problems.push('CMS_METRICS_TOKEN must be printable ASCII characters without spaces');
+  }
+
   const webhookTimeoutMs = int('CMS_WEBHOOK_TIMEOUT_MS', 15000, 1);
+  const forcePathStyle = bool('CMS_S3_FORCE_PATH_STYLE', false);
   const config: Config = {
     version: packageVersion(),
     port,
@@ -135,6 +172,8 @@ export function loadConfig(env: Env = process.env): Config {
     database,
     dataDir,
     publicUrl,
+    publicUrlSet: Boolean(env.CMS_PUBLIC_URL),
+    storage: storageConfig(env, forcePathStyle, problems),
     sessionTtlSeconds: int('CMS_SESSION_TTL_SECONDS', 604800, 60),
     mediaMaxBytes: int('CMS_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1),
     bodyLimitBytes: int('CMS_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024),
@@ -150,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     // A claim's lease must outlast one attempt (the timeout), else a slow send could be claimed twice.
     workerLeaseMs: int('CMS_WORKER_LEASE_MS', 0, 0) || webhookTimeoutMs + 60_000,
     deliveryRetentionDays: int('CMS_DELIVERY_RETENTION_DAYS', 30, 1, 36_500),
+    activityRetentionDays: int('CMS_ACTIVITY_RETENTION_DAYS', 365, 1, 36_500),
     logLevel,
     trustProxy: bool('CMS_TRUST_PROXY', false),
     projectCreateLimitPerHour: int('CMS_PROJECT_CREATE_LIMIT_PER_HOUR', 20, 1),
@@ -159,15 +199,87 @@ export function loadConfig(env: Env = process.env): Config {
     liveMaxBufferBytes: int('CMS_LIVE_MAX_BUFFER_BYTES', 1024 * 1024, 1024),
     encryptionKey: key('CMS_ENCRYPTION_KEY'),
     encryptionKeyPrevious: key('CMS_ENCRYPTION_KEY_PREVIOUS'),
+    // Found from this file, not the working directory: src/config.ts and dist/config.js both sit one
+    // level below server/, beside which the workspace keeps dashboard/.
+    dashboardDir: env.CMS_DASHBOARD_DIR
+      ? resolve(env.CMS_DASHBOARD_DIR)
+      : fileURLToPath(new URL('../../dashboard/dist', import.meta.url)),
+    metricsToken,
+    workerPort: int('CMS_WORKER_PORT', 0, 0, 65535),
   };
   if (config.workerLeaseMs <= config.webhookTimeoutMs) {
     problems.push('CMS_WORKER_LEASE_MS must be longer than CMS_WEBHOOK_TIMEOUT_MS');
+  }
+  if (config.workerPort !== 0 && config.workerPort === config.port) {
+    problems.push('CMS_WORKER_PORT must differ from PORT');
   }
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     problems.push('CMS_HEADERS_TIMEOUT_MS must not be longer than CMS_REQUEST_TIMEOUT_MS');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+const S3_VARIABLES = [
+  'CMS_S3_BUCKET',
+  'CMS_S3_ENDPOINT',
+  'CMS_S3_REGION',
+  'CMS_S3_ACCESS_KEY_ID',
+  'CMS_S3_SECRET_ACCESS_KEY',
+  'CMS_S3_FORCE_PATH_STYLE',
+];
+
+/** CMS_STORAGE and the CMS_S3_* variables; problems are added to `problems`, never a secret in them. */
+function storageConfig(env: Env, forcePathStyle: boolean, problems: string[]): StorageConfig {
+  const kind = env.CMS_STORAGE || 'local';
+  if (kind === 'local') {
+    // A forgotten CMS_STORAGE=s3 would quietly keep each instance's media on its own disk.
+    const stray = S3_VARIABLES.filter((name) => env[name]);
+    if (stray.length > 0)
+      problems.push(`${stray.join(', ')} set but CMS_STORAGE is local (set CMS_STORAGE=s3)`);
+    return { kind: 'local' };
+  }
+  if (kind !== 's3') {
+    problems.push(`CMS_STORAGE must be local or s3 (got "${kind}")`);
+    return { kind: 'local' };
+  }
+  const bucket = env.CMS_S3_BUCKET ?? '';
+  // S3's bucket naming rules (3–63 of a-z 0-9 . -), which R2 and MinIO share.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    problems.push(
+      bucket === ''
+        ? 'CMS_S3_BUCKET is required with CMS_STORAGE=s3'
+        : `CMS_S3_BUCKET must be a bucket name (3-63 of a-z, 0-9, "." and "-"; got "${bucket}")`,
+    );
+  }
+  let endpoint: string | null = env.CMS_S3_ENDPOINT || null;
+  if (endpoint) {
+    try {
+      if (!/^https?:$/.test(new URL(endpoint).protocol)) throw new Error('scheme');
+      endpoint = endpoint.replace(/\/+$/, '');
+    } catch {
+      problems.push(`CMS_S3_ENDPOINT must be an http(s) URL or empty for AWS (got "${endpoint}")`);
+    }
+  }
+  const region = env.CMS_S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]+$/.test(region)) {
+    problems.push(`CMS_S3_REGION must be a region name such as us-east-1, or auto for R2 (got "${region}")`);
+  }
+  const accessKeyId = env.CMS_S3_ACCESS_KEY_ID || '';
+  const secretAccessKey = env.CMS_S3_SECRET_ACCESS_KEY || '';
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    problems.push(
+      'CMS_S3_ACCESS_KEY_ID and CMS_S3_SECRET_ACCESS_KEY go together (set both, or neither for the AWS default credentials)',
+    );
+  }
+  return {
+    kind: 's3',
+    bucket,
+    endpoint,
+    region,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle,
+  };
 }
 
 /** For entry points (server, worker, CLI): the config, or the list of problems on stderr and exit 1. */

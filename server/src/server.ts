@@ -4,6 +4,7 @@ import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { lockSqliteDatabase } from './db/sqlite-lock.js';
 import { startWorker, type Worker } from './jobs/worker.js';
+import { createMetrics } from './modules/health/metrics.js';
 import { exitOnStartupError } from './shared/startup-errors.js';
 
 /** Starts Folio: config, database and migrations, HTTP; stops cleanly on SIGTERM/SIGINT. */
@@ -21,10 +22,14 @@ async function main(config: Config): Promise<void> {
 
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
+  // One metrics registry for the process: the API and its in-process worker count into it.
+  const metrics = createMetrics();
+  const app = await buildApp({ config, database, metrics });
 
-  // The webhook/deploy worker runs in every server process unless CMS_WORKER_ENABLED=false (then
-  // run `npm run worker` separately); several processes share the work safely.
+  // The worker runs in every server process unless CMS_WORKER_ENABLED=false (then run `npm run
+  // worker` separately); several processes share the work safely. It gets the app's change bus, so
+  // scheduled publishes drop this app's caches. On SQLite only this process can drop them, so it runs
+  // the schedules even when deliveries are left to a stand-alone worker.
   let worker: Worker | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -45,10 +50,21 @@ async function main(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
-  if (config.workerEnabled) worker = startWorker({ db: database.db, config, log: app.log });
+  const workerOptions = {
+    db: database.db,
+    config,
+    log: app.log,
+    changes: app.changes,
+    onOutcome: metrics.recordOutcome,
+  };
+  if (config.workerEnabled) worker = startWorker(workerOptions);
+  else if (config.database.kind === 'sqlite')
+    worker = startWorker({ ...workerOptions, contentJobsOnly: true });
   const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `SQLite (${config.database.file})`;
   app.log.info(`Folio ${config.version} on ${where}`);
-  process.stdout.write(`\nFolio is running at ${address}  (API reference: ${address}/docs)\n\n`);
+  process.stdout.write(
+    `\nFolio is running at ${address}\n  Dashboard:     ${address}/admin\n  API reference: ${address}/docs\n\n`,
+  );
 }
 
 const config = loadConfigOrExit();

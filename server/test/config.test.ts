@@ -19,7 +19,30 @@ describe('config', () => {
     assert.equal(config.deployDebounceMs, 10000);
     assert.equal(config.allowPrivateHookTargets, false);
     assert.equal(config.logLevel, 'info');
+    assert.equal(config.metricsToken, null);
+    assert.equal(config.workerPort, 0);
     assert.ok(Object.isFrozen(config));
+  });
+
+  it('CMS_METRICS_TOKEN and CMS_WORKER_PORT: a token is a header value, never echoed; the port differs from PORT', () => {
+    const config = loadConfig({ CMS_METRICS_TOKEN: 's3cret-token', CMS_WORKER_PORT: '9464' });
+    assert.equal(config.metricsToken, 's3cret-token');
+    assert.equal(config.workerPort, 9464);
+    assert.throws(
+      () => loadConfig({ CMS_METRICS_TOKEN: 'two words', CMS_WORKER_PORT: '3000' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.problems.length, 2);
+        assert.match(err.message, /CMS_METRICS_TOKEN must be printable ASCII/);
+        assert.match(err.message, /CMS_WORKER_PORT must differ from PORT/);
+        assert.doesNotMatch(err.message, /two words/);
+        return true;
+      },
+    );
+    assert.throws(
+      () => loadConfig({ CMS_WORKER_PORT: '70000' }),
+      /CMS_WORKER_PORT must be an integer from 0 to 65535/,
+    );
   });
 
   it('postgres:// selects PostgreSQL', () => {
@@ -75,5 +98,76 @@ describe('config', () => {
         return true;
       },
     );
+  });
+
+  it('media storage is local by default; s3 takes a bucket, an optional endpoint and keys in pairs', () => {
+    assert.deepEqual(loadConfig({}).storage, { kind: 'local' });
+    assert.equal(loadConfig({}).publicUrlSet, false);
+    assert.equal(loadConfig({ CMS_PUBLIC_URL: 'https://cms.example.com' }).publicUrlSet, true);
+    assert.deepEqual(loadConfig({ CMS_STORAGE: 's3', CMS_S3_BUCKET: 'site-media' }).storage, {
+      kind: 's3',
+      bucket: 'site-media',
+      endpoint: null,
+      region: 'us-east-1',
+      credentials: null,
+      forcePathStyle: false,
+    });
+    const r2 = loadConfig({
+      CMS_STORAGE: 's3',
+      CMS_S3_BUCKET: 'media',
+      CMS_S3_ENDPOINT: 'https://0123abcd.r2.cloudflarestorage.com/',
+      CMS_S3_REGION: 'auto',
+      CMS_S3_ACCESS_KEY_ID: 'id',
+      CMS_S3_SECRET_ACCESS_KEY: 'secret',
+      CMS_S3_FORCE_PATH_STYLE: 'true',
+    });
+    assert.deepEqual(r2.storage, {
+      kind: 's3',
+      bucket: 'media',
+      endpoint: 'https://0123abcd.r2.cloudflarestorage.com',
+      region: 'auto',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+  });
+
+  it('a bad storage setting stops the start, each variable named and no secret echoed', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        assert.ok(err instanceof ConfigError);
+        return err.problems;
+      }
+      return [];
+    };
+    assert.deepEqual(problemsOf({ CMS_STORAGE: 's3' }), ['CMS_S3_BUCKET is required with CMS_STORAGE=s3']);
+    assert.match(problemsOf({ CMS_STORAGE: 'gcs' })[0] ?? '', /CMS_STORAGE must be local or s3/);
+    const bad = problemsOf({
+      CMS_STORAGE: 's3',
+      CMS_S3_BUCKET: 'Bad_Bucket',
+      CMS_S3_ENDPOINT: 'ftp://minio:9000',
+      CMS_S3_REGION: 'EU West',
+      CMS_S3_SECRET_ACCESS_KEY: 'top-secret-value',
+      CMS_S3_FORCE_PATH_STYLE: 'yes',
+    });
+    assert.equal(bad.length, 5, bad.join('\n'));
+    for (const name of [
+      'CMS_S3_BUCKET',
+      'CMS_S3_ENDPOINT',
+      'CMS_S3_REGION',
+      'CMS_S3_ACCESS_KEY_ID',
+      'CMS_S3_FORCE_PATH_STYLE',
+    ]) {
+      assert.ok(
+        bad.some((p) => p.includes(name)),
+        name,
+      );
+    }
+    assert.ok(!bad.join(' ').includes('top-secret-value'));
+    // S3 settings without CMS_STORAGE=s3 would leave each instance's media on its own disk.
+    assert.deepEqual(problemsOf({ CMS_S3_BUCKET: 'media', CMS_S3_ENDPOINT: 'http://127.0.0.1:9000' }), [
+      'CMS_S3_BUCKET, CMS_S3_ENDPOINT set but CMS_STORAGE is local (set CMS_STORAGE=s3)',
+    ]);
   });
 });

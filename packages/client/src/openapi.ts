@@ -21,6 +21,33 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: database, migrations, change bus and media store
+         * @description For load balancers and orchestrators: whether this instance should take
+         *     traffic now (liveness stays `GET /health`). `200` with `{ data: { status: "ready", version, checks }, error: null }`
+         *     only when the database answers, every migration of this version is applied, the change bus is live
+         *     (PostgreSQL: the LISTEN connection that keeps caches right across instances; SQLite: always) and the
+         *     media store answers (its directory is there and writable). Otherwise `503 unavailable` in the error
+         *     envelope with `Retry-After`; the message names what failed and `details.checks` gives each check as
+         *     `ok`, `failed` or `skipped` (not asked, because one it depends on failed). Each check gives up after
+         *     2 s. Cheap enough to poll every second: one `select 1`, a flag and one file-system call.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/{projectId}/{file}": {
         parameters: {
             query?: never;
@@ -40,14 +67,38 @@ export type paths = {
          *
          *     Variants: `w` and/or `h` (1–4096), `fit` (cover, contain, fill, inside, outside; needs w or h;
          *     default cover), `format` (webp, avif, jpeg, png; default the original's). Images are never enlarged and
-         *     EXIF orientation is applied. Each variant is made once and then served from disk like the original. An
+         *     EXIF orientation is applied. Each variant is made once, kept in the media store (the local directory or the
+         *     S3 bucket every instance shares) and then served like the original. An
          *     image keeps at most 50 distinct variants: a new one past that is `400` (existing ones keep being served).
          *     New variants are made one at a time per server with a short queue; when it is full the answer is
-         *     `503 unavailable` with `Retry-After` (try again: nothing is lost). Any
+         *     `503 unavailable` with `Retry-After` (try again: nothing is lost), as it is when an S3 media store does
+         *     not answer. Any
          *     other parameter or value is `400`. Answers are served from the media store without a database query;
          *     an unknown or deleted file is `404`.
          */
         get: operations["serveMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's activity log
+         * @description Who changed what, newest first: one record per change made through the API, written in the same transaction as the change (a change that failed left none). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`. Filters combine: `?action=`, `?targetId=` (an entry, webhook, user, key, media or schedule id; a page's `pageId`; an object's `type/id`), `?actorId=` (a user's or key's id; a member's id also finds the scheduled work done on their behalf).
+         *
+         *     Actors: `{ type: "user", id, email }` (a session), `{ type: "apiKey", id, name }` (a secret key), `{ type: "site" }` (the publishable key: definitions sync), `{ type: "system", onBehalfOf: { id, email } }` (scheduled publishing). Emails and names are as they were at that moment. A change to an API key is recorded in every project the key covered at that moment. No password, token, key or secret ever appears in a record. Records older than `CMS_ACTIVITY_RETENTION_DAYS` (default 365) are deleted by the worker.
+         */
+        get: operations["listActivity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -601,7 +652,7 @@ export type paths = {
         put?: never;
         /**
          * Create a project and its first admin
-         * @description No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour): 429 with Retry-After.
+         * @description No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour, counted in the database and shared by every instance): 429 with Retry-After.
          */
         post: operations["createProject"];
         delete?: never;
@@ -666,6 +717,52 @@ export type paths = {
          */
         post: operations["rotateProjectKey"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's schedules
+         * @description Any member. Pending schedules first, soonest `at` first; then the others (`done`, `failed`, `canceled`) newest first (by creation). `?status=` keeps one status, in that status's order. Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor` (a cursor belongs to the list it came from: one from the pending part on a `?status=done` list is a 400). A schedule that runs while you page moves from one part to the other, so it may be seen twice or not at all.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Schedule a publish or unpublish
+         * @description An editor or admin (session plus the project's `x-cms-key`) schedules `publish` or `unpublish` of one entry (`entryId`), or `publish` of a page (`pageId`: every entry that is a draft at that moment, as bulk-publish). Exactly one of the two (400 otherwise); `unpublish` takes only `entryId` (400). `at` must be later than now and at most one year ahead (400 `validation_failed`, `details` on `body.at`). An entry that does not exist in the project, or a page with neither entries nor definitions, is 404. Answers 201 with the schedule, `status: "pending"`; an activity record `schedule.created` is written with it.
+         *
+         *     The worker runs a schedule at `at`, never before, and at most `CMS_WORKER_POLL_MS` (500 ms) plus a second after (schedules falling due at the same moment run one after the other, so the last of many runs later; one schedule of a page publishes all its drafts at once). A page's schedules run in the order of `at`. Exactly once, whatever the number of instances and workers and across crashes: each schedule runs in one database transaction that claims it, acts and marks it `done`, so a crash leaves it pending for the next worker. "Now" is the earlier of the database's clock and the worker's. The effect is the manual action's, by `createdBy`, on the working copy as it is at that moment (edits made after scheduling are published): history rows (actor `createdBy`), the `content.published` / `content.unpublished` event (webhooks, deploy hooks), cache and live-stream updates on every instance, and an activity record with `actor: { type: "system", onBehalfOf: createdBy }`. An entry already published as it is (or not live, for unpublish) and a page without drafts change nothing, and the schedule is still `done`. If the entry or page is gone, or `createdBy` is no longer an editor or admin of the project, the schedule is `failed` with `error` set, and nothing else changes.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a pending schedule
+         * @description An editor or admin cancels a pending schedule: its `status` becomes `canceled` (it stays in the list) and an activity record `schedule.canceled` is written. A schedule that already ran (`done` or `failed`) or was canceled is 409 `conflict` with `details.status`. A cancel and the worker never both win: the one that takes the schedule first decides, and the other sees its outcome. Another project's schedule is 404.
+         */
+        delete: operations["cancelSchedule"];
         options?: never;
         head?: never;
         patch?: never;
@@ -881,6 +978,47 @@ export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
         /**
+         * ActivityRecord
+         * @example {
+         *       "id": "act_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "at": "2026-11-21T09:30:00.000Z",
+         *       "actor": {
+         *         "type": "user",
+         *         "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *         "email": "ada@example.com"
+         *       },
+         *       "action": "entry.published",
+         *       "target": {
+         *         "type": "entry",
+         *         "id": "ent_01JD3ZK4Q7M2X8V5B6N9C0R1T3"
+         *       },
+         *       "summary": "ada@example.com published hero (Hero) on /home."
+         *     }
+         */
+        ActivityRecord: {
+            /** @example act_01JD3ZK4Q7M2X8V5B6N9C0R1T2 */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            at: string;
+            actor: components["schemas"]["UserActor"] | components["schemas"]["ApiKeyActor"] | components["schemas"]["SiteActor"] | components["schemas"]["SystemActor"];
+            /**
+             * @description What was done (contract §8).
+             * @enum {string}
+             */
+            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+            target: {
+                /** @description `project`, `user`, `apiKey`, `webhook`, `page`, `entry`, `object`, `media` or `schedule`. */
+                type: string;
+                /** @description The resource's id; for a page its `pageId`, for an object `type/id`. */
+                id: string;
+            };
+            /** @description One human sentence. */
+            summary: string;
+        };
+        /**
          * ApiKey
          * @example {
          *       "id": "key_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
@@ -913,6 +1051,16 @@ export type components = {
             createdAt: string;
             /** @description Updated at most once a minute; null until first used. */
             lastUsedAt: string | null;
+        };
+        /**
+         * ApiKeyActor
+         * @description A secret API key (its name at that moment).
+         */
+        ApiKeyActor: {
+            /** @enum {string} */
+            type: "apiKey";
+            id: string;
+            name: string;
         };
         /** BulkPublishBody */
         BulkPublishBody: {
@@ -964,6 +1112,24 @@ export type components = {
                 /** @example correct horse battery */
                 password: string;
             };
+        };
+        /**
+         * CreateScheduleBody
+         * @description Exactly one of `entryId` and `pageId` (a `null` counts as absent); `unpublish` takes only `entryId`.
+         */
+        CreateScheduleBody: {
+            /** @description `publish` the working copy as it is at that moment, or `unpublish` (an entry only). */
+            action: "publish" | "unpublish";
+            /** @description The entry to publish or unpublish. */
+            entryId?: string | null;
+            /** @description A page: every entry of it that is a draft at that moment is published (as bulk-publish). */
+            pageId?: string | null;
+            /**
+             * Format: date-time
+             * @description When to run it: an RFC 3339 date and time with its offset (`Z` or `+02:00`), later than now and at most one year ahead (the same date and time next year). Stored and answered in UTC with milliseconds.
+             * @example 2026-12-01T08:00:00.000Z
+             */
+            at: string;
         };
         /**
          * CreateUserBody
@@ -1657,6 +1823,30 @@ export type components = {
             role: "admin" | "editor";
         };
         /**
+         * Readiness
+         * @example {
+         *       "status": "ready",
+         *       "version": "0.1.0",
+         *       "checks": {
+         *         "database": "ok",
+         *         "migrations": "ok",
+         *         "changeBus": "ok",
+         *         "mediaStorage": "ok"
+         *       }
+         *     }
+         */
+        Readiness: {
+            /** @enum {string} */
+            status: "ready";
+            version: string;
+            checks: {
+                database: "ok" | "failed" | "skipped";
+                migrations: "ok" | "failed" | "skipped";
+                changeBus: "ok" | "failed" | "skipped";
+                mediaStorage: "ok" | "failed" | "skipped";
+            };
+        };
+        /**
          * RotatedSecret
          * @example {
          *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3l2QeKb8Ktw="
@@ -1723,6 +1913,67 @@ export type components = {
             };
         };
         /**
+         * Schedule
+         * @example {
+         *       "id": "sch_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "action": "publish",
+         *       "entryId": "ent_01JD3ZK4Q7M2X8V5B6N9C0R1T3",
+         *       "pageId": null,
+         *       "at": "2026-12-01T08:00:00.000Z",
+         *       "status": "pending",
+         *       "createdBy": {
+         *         "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T4",
+         *         "email": "ada@example.com"
+         *       },
+         *       "createdAt": "2026-11-21T09:30:00.000Z",
+         *       "executedAt": null,
+         *       "error": null
+         *     }
+         * @example {
+         *       "id": "sch_01JD3ZK4Q7M2X8V5B6N9C0R1T5",
+         *       "action": "publish",
+         *       "entryId": null,
+         *       "pageId": "/pricing",
+         *       "at": "2026-12-01T08:00:00.000Z",
+         *       "status": "done",
+         *       "createdBy": {
+         *         "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T4",
+         *         "email": "ada@example.com"
+         *       },
+         *       "createdAt": "2026-11-21T09:30:00.000Z",
+         *       "executedAt": "2026-12-01T08:00:00.212Z",
+         *       "error": null
+         *     }
+         */
+        Schedule: {
+            id: string;
+            /** @description `publish` the working copy as it is at that moment, or `unpublish` (an entry only). */
+            action: "publish" | "unpublish";
+            entryId: string | null;
+            pageId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            at: string;
+            /** @description `pending` until it runs (`done` or `failed`) or is canceled. */
+            status: "pending" | "done" | "failed" | "canceled";
+            /** @description The member it runs for: history, events and the activity log name them. */
+            createdBy: {
+                id: string;
+                email: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description When the worker ran it (`done` or `failed`); null while pending and when canceled. */
+            executedAt: string | null;
+            /** @description Why it failed (`failed` only): the entry or page was gone, or the creator was no longer an editor or admin. */
+            error: string | null;
+        };
+        /**
          * Session
          * @example {
          *       "token": "kq3Xw9…43 characters…",
@@ -1737,6 +1988,14 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             expiresAt: string;
+        };
+        /**
+         * SiteActor
+         * @description The site, through the project's publishable key (definitions sync).
+         */
+        SiteActor: {
+            /** @enum {string} */
+            type: "site";
         };
         /**
          * Snapshot
@@ -1893,6 +2152,18 @@ export type components = {
                 reason: string;
             }[];
         };
+        /**
+         * SystemActor
+         * @description Scheduled work, done for the member who scheduled it.
+         */
+        SystemActor: {
+            /** @enum {string} */
+            type: "system";
+            onBehalfOf: {
+                id: string;
+                email: string;
+            };
+        };
         /** UpdateEntryBody */
         UpdateEntryBody: {
             /** @description Merged into the working copy; a null value removes that key. */
@@ -1961,6 +2232,16 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             createdAt: string;
+        };
+        /**
+         * UserActor
+         * @description A member, signed in.
+         */
+        UserActor: {
+            /** @enum {string} */
+            type: "user";
+            id: string;
+            email: string;
         };
         /**
          * Webhook
@@ -2143,6 +2424,63 @@ export interface operations {
             };
         };
     };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Readiness"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     serveMedia: {
         parameters: {
             query?: {
@@ -2258,6 +2596,129 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description What was done (contract §8). */
+                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+                /** @description Only records about this resource. */
+                targetId?: string;
+                /** @description Only records by this user or API key (a member's id also finds the scheduled work done on their behalf). */
+                actorId?: string;
+            };
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ActivityRecord"][];
+                        error: null;
+                        meta?: {
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
             };
             /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
             500: {
@@ -6553,6 +7014,434 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description `pending` until it runs (`done` or `failed`) or is canceled. */
+                status?: "pending" | "done" | "failed" | "canceled";
+            };
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"][];
+                        error: null;
+                        meta?: {
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of `entryId` and `pageId` (a `null` counts as absent); `unpublish` takes only `entryId`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    cancelSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deleted"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Conflict with the current state; nothing was written: `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "conflict";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

@@ -11,7 +11,7 @@
  * interleaved rounds, each scenario reporting its median (default 3).
  * Writes bench/results/content.json and content.md.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -99,8 +99,20 @@ async function main() {
     const bareUrl = `${bare.url}/`;
     const floor = await startScript('bench/content/fastify-floor.ts', [join(dir, 'page.json'), pageEtag]);
     const floorUrl = `${floor.url}/`;
-    // The same page at the default log level (info: one access line per request, to a file).
-    const folioInfo = await startFolio({ ...env, LOG_LEVEL: 'info' }, join(dir, 'folio-info.log'));
+    // The same page at the default log level (info: one access line per request, to a file), on a
+    // copy of the database: one server per SQLite file (src/db/sqlite-lock.ts).
+    const infoDir = join(dir, 'info');
+    mkdirSync(infoDir);
+    copyFileSync(file, join(infoDir, 'cms.sqlite'));
+    const folioInfo = await startFolio(
+      {
+        ...env,
+        DATABASE_URL: `sqlite:${join(infoDir, 'cms.sqlite')}`,
+        CMS_DATA_DIR: infoDir,
+        LOG_LEVEL: 'info',
+      },
+      join(dir, 'folio-info.log'),
+    );
     const scenarios: [string, string, Record<string, string>, number][] = [
       // Baselines get the same request as Folio (path and headers), not only the same answer.
       ['bare: page 200', `${bareUrl}v1/content/%2F`, key, 200],

@@ -4,8 +4,8 @@
  * run `npm run build` first; the bench:* scripts do) with its logs going to a file, not to a pipe the
  * runner would have to drain. Readiness is a poll of /health, never a scan of the output.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -72,13 +72,16 @@ async function waitUntilUp(url: string, child: ChildProcess, what: string): Prom
   throw new Error(`${what} did not come up at ${url}`);
 }
 
-/** `node dist/server.js` with `env`; stdout and stderr appended to `logFile`. */
-export async function startFolio(env: Record<string, string>, logFile: string): Promise<Started> {
+/**
+ * `node dist/server.js` with `env`; stdout and stderr appended to `logFile`. `at`: the server
+ * package to run (another commit's build, for bench/compare).
+ */
+export async function startFolio(env: Record<string, string>, logFile: string, at = root): Promise<Started> {
   const port = await freePort();
   const fd = openSync(logFile, 'a');
-  const [command, args] = nodeCommand([join(root, 'dist/server.js')]);
+  const [command, args] = nodeCommand([join(at, 'dist/server.js')]);
   const child = spawn(command, args, {
-    cwd: root,
+    cwd: at,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', fd, fd],
   });
@@ -102,4 +105,18 @@ export async function startScript(script: string, args: string[], probePath = '/
   const url = `http://127.0.0.1:${port}`;
   await waitUntilUp(`${url}${probePath}`, child, script);
   return { child, url, stop: stopper(child) };
+}
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/**
+ * User + system CPU time of a process so far, in microseconds (Linux /proc; clock ticks of 10 ms).
+ * What a server spent per request, measured this way, hardly moves with other load on the machine,
+ * where wall-clock latency and throughput do.
+ */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+  return (ticks / CLOCK_TICKS) * 1e6;
 }

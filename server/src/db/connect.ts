@@ -16,7 +16,20 @@ export interface DatabaseHandle {
   config: DatabaseConfig;
   /** Cheap round trip for /health. */
   ping(): Promise<void>;
+  /** The connection pool's use, for /metrics (read from counters, no query). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL: the pool's open connections, how many are idle, and queries waiting for one.
+ * SQLite: one connection, which Kysely hands to one query or transaction at a time; whether it is
+ * busy, and who waits for it, is not observable from outside the driver, so only `total` is given.
+ */
+export interface PoolStats {
+  total: number;
+  idle?: number;
+  waiting?: number;
 }
 
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
@@ -39,6 +52,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       ping: async () => {
         await sql`select 1`.execute(db);
       },
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     };
   }
@@ -61,6 +75,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    poolStats: () => ({ total: 1 }),
     close: () => db.destroy(),
   };
 }

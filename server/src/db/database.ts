@@ -1,17 +1,17 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { ActivityTable } from '../modules/activity/activity.table.js';
 import type { ApiKeyProjectsTable, ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
 import type { LoginFailuresTable, SessionsTable } from '../modules/auth/auth.table.js';
 import type { ContentEntriesTable, EntryHistoryTable } from '../modules/content/content.table.js';
-import type {
-  ComponentDefinitionsTable,
-  DefinitionSyncCountsTable,
-} from '../modules/definitions/definitions.table.js';
+import type { ComponentDefinitionsTable } from '../modules/definitions/definitions.table.js';
 import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deploys.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
 import type { MediaDeletionsTable, MediaTable } from '../modules/media/media.table.js';
 import type { ObjectFieldsTable, ObjectItemsTable, ObjectsTable } from '../modules/objects/objects.table.js';
 import type { PreviewTokensTable } from '../modules/preview/preview.table.js';
 import type { DeployHooksTable, ProjectsTable } from '../modules/projects/projects.table.js';
+import type { RateLimitCountsTable } from '../modules/rate-limits/rate-limits.table.js';
+import type { SchedulesTable } from '../modules/schedules/schedules.table.js';
 import type { AccountsTable, MembershipsTable } from '../modules/users/users.table.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/webhooks.table.js';
 
@@ -26,10 +26,11 @@ export interface Database {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   previewTokens: PreviewTokensTable;
+  activity: ActivityTable;
   loginFailures: LoginFailuresTable;
+  rateLimitCounts: RateLimitCountsTable;
   events: EventsTable;
   componentDefinitions: ComponentDefinitionsTable;
-  definitionSyncCounts: DefinitionSyncCountsTable;
   contentEntries: ContentEntriesTable;
   entryHistory: EntryHistoryTable;
   apiKeys: ApiKeysTable;
@@ -43,6 +44,7 @@ export interface Database {
   webhookDeliveries: WebhookDeliveriesTable;
   deploys: DeploysTable;
   deployTriggers: DeployTriggersTable;
+  schedules: SchedulesTable;
 }
 
 /** What repositories take: the database or an open transaction. */

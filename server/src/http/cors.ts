@@ -23,7 +23,8 @@ import { appendRouteHook } from './route-hooks.js';
 // x-cms-preview: a site showing drafts (§10).
 const ALLOW_HEADERS =
   'authorization, content-type, if-match, if-none-match, x-cms-key, x-cms-preview, x-cms-project-id, x-request-id';
-const EXPOSE_HEADERS = 'etag, x-request-id';
+// retry-after: a site's SDK waits as told on a 429 or 503 (a browser hides unlisted headers).
+const EXPOSE_HEADERS = 'etag, retry-after, x-request-id';
 
 const ANY_ORIGIN = { domains: [] };
 

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromConstraint } from '../db/dialect/constraints.js';
 import { isDatabaseUnavailable } from '../db/dialect/unavailable.js';
 import { AppError, type ErrorCode, type FieldProblem, unavailable } from '../shared/errors.js';
@@ -9,7 +9,11 @@ import { AppError, type ErrorCode, type FieldProblem, unavailable } from '../sha
  * cannot be reached (503 unavailable, src/db/dialect/unavailable.ts) and anything unexpected (500
  * with no internals; the cause is logged with the request id).
  */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  /** Told of each request that matched no route (the request metrics count them; no route hook runs). */
+  onNotFound?: (request: FastifyRequest, reply: FastifyReply, status: number) => void,
+): void {
   app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
     // A constraint violation no service named (a race the service's own checks did not foresee).
     const err = fromConstraint(thrown) as FastifyError | AppError;
@@ -46,6 +50,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    onNotFound?.(request, reply, 404);
     send(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
   });
 }

@@ -98,6 +98,16 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           description: 'Server-Sent Events: entries of a page as they change, on every instance.',
         },
         {
+          name: 'Activity',
+          description:
+            'Who changed what: one record per change, written with the change; for admins, kept CMS_ACTIVITY_RETENTION_DAYS.',
+        },
+        {
+          name: 'Schedules',
+          description:
+            'Publishing and unpublishing at a chosen time, run by the worker exactly once, never early.',
+        },
+        {
           name: 'Media',
           description: 'Image uploads (editors), the list (members) and the public file URLs with variants.',
         },

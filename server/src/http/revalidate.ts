@@ -36,7 +36,12 @@ function single(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function createRevalidator(sources: RevalidationSources, log: FastifyBaseLogger) {
+export function createRevalidator(
+  sources: RevalidationSources,
+  log: FastifyBaseLogger,
+  /** Told of each 304 answered here (the request metrics), with the time it took. */
+  onAnswered?: (kind: 'page' | 'snapshot', seconds: number) => void,
+) {
   // pino's isLevelEnabled (not in Fastify's logger type): skip building the access line when it would be dropped.
   const infoEnabled = () =>
     (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true;
@@ -69,7 +74,7 @@ export function createRevalidator(sources: RevalidationSources, log: FastifyBase
       return false;
     }
     const logging = infoEnabled();
-    const started = logging ? performance.now() : 0;
+    const started = logging || onAnswered ? performance.now() : 0;
     const projectId = sources.projectIdOfKey(apiKey.trim());
     const url = req.url ?? '';
     const etag = projectId ? etagFor(url, projectId) : undefined;
@@ -78,13 +83,10 @@ export function createRevalidator(sources: RevalidationSources, log: FastifyBase
     const id = requestId(req);
     res.writeHead(304, { 'x-request-id': id, etag, 'cache-control': 'no-cache', vary: 'Origin' });
     res.end();
-    logAccess(log, {
-      reqId: id,
-      method: 'GET',
-      url,
-      statusCode: 304,
-      responseTimeMs: performance.now() - started,
-    });
+    const elapsedMs = performance.now() - started;
+    onAnswered?.(url === '/v1/snapshot' ? 'snapshot' : 'page', elapsedMs / 1000);
+    if (logging)
+      logAccess(log, { reqId: id, method: 'GET', url, statusCode: 304, responseTimeMs: elapsedMs });
     return true;
   };
 }

@@ -1,11 +1,17 @@
 import type { Db } from '../db/database.js';
+import { pruneActivityLog } from '../modules/activity/activity.jobs.js';
+import { createContentOperations } from '../modules/content/content.service.js';
+import { contentTargets } from '../modules/content/pages.service.js';
 import { publishedEntriesForSnapshot } from '../modules/content/published-pages.js';
+import { declaredFieldTypes, pageDefinitions } from '../modules/definitions/definitions.service.js';
 import { callDeployHooks, fireDeployTriggers, triggersFromEvents } from '../modules/deploys/deploys.jobs.js';
 import { dispatchEvents } from '../modules/events/events.jobs.js';
 import { publishedObjectsForSnapshot } from '../modules/objects/objects.snapshot.js';
 import { prunePreviewTokens } from '../modules/preview/preview.jobs.js';
 import { loadSite } from '../modules/projects/site-cache.js';
+import { runDueSchedules } from '../modules/schedules/schedules.jobs.js';
 import { computeSnapshotVersion, type SnapshotSources } from '../modules/snapshot/snapshot.service.js';
+import { mayPublish } from '../modules/users/users.service.js';
 import { deliveriesFromEvents, deliverWebhooks } from '../modules/webhooks/webhooks.jobs.js';
 import { pruneAttempts } from './prune.js';
 import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
@@ -13,16 +19,24 @@ import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
 /**
  * Every job the worker runs, in order. An explicit list: adding a job is a line here, and what the
  * worker does can be read in one place.
- * - sweeps (one transaction each): outbox events → webhook deliveries + deploy triggers (the events
- *   module dispatches, the consumers are listed here); due triggers → deploy calls; retention;
- *   expired preview tokens.
+ * - sweeps (one transaction each): due schedules → publishes and unpublishes (first, so the events
+ *   they write are dispatched in the same tick; what they need of content and users is handed over
+ *   here, as app.ts does for the routes); outbox events → webhook deliveries + deploy triggers (the
+ *   events module dispatches, the consumers are listed here); due triggers → deploy calls; retention;
+ *   expired preview tokens; old activity records.
  * - attempt jobs (leased rows sent over HTTP, retried on the schedule): webhook deliveries, deploy calls.
  */
 export const sweepJobs: readonly SweepJob[] = [
+  runDueSchedules({
+    content: createContentOperations({ declaredFieldTypes }),
+    targets: contentTargets(pageDefinitions),
+    mayPublish,
+  }),
   dispatchEvents([deliveriesFromEvents, triggersFromEvents]),
   fireDeployTriggers,
   pruneAttempts,
   prunePreviewTokens,
+  pruneActivityLog,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of jobs over different row and batch types

@@ -1,6 +1,12 @@
 import type { DbOrTx } from '../db/database.js';
 import { isoAt } from '../shared/time.js';
-import { type AttemptColumns, type AttemptResult, afterFailure, isGone } from './attempts.js';
+import {
+  type AttemptColumns,
+  type AttemptResult,
+  type AttemptStatus,
+  afterFailure,
+  isGone,
+} from './attempts.js';
 import type { AttemptTable } from './types.js';
 
 /**
@@ -9,7 +15,8 @@ import type { AttemptTable } from './types.js';
  * outcome is dropped instead of overwriting the newer one. Returns false when dropped.
  *
  * A 410 Gone, or a result marked `final`, ends the row at once; otherwise a failure goes back on
- * the retry schedule until it is used up.
+ * the retry schedule until it is used up. Returns the status recorded (`pending`: it will be
+ * retried), or null when the outcome was dropped.
  */
 export async function recordOutcome(
   db: DbOrTx,
@@ -19,7 +26,7 @@ export async function recordOutcome(
   result: AttemptResult,
   scheduleMs: readonly number[],
   now: number = Date.now(),
-): Promise<boolean> {
+): Promise<AttemptStatus | null> {
   const next = result.ok
     ? ({ status: 'succeeded' } as const)
     : result.final || isGone(result)
@@ -43,7 +50,7 @@ export async function recordOutcome(
     .where('id', '=', row.id)
     .where('lockedUntil', '=', lease)
     .executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0;
+  return Number(updated.numUpdatedRows) > 0 ? next.status : null;
 }
 
 /** Retention: finished rows older than the cut-off go; pending ones stay whatever their age. */

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/database.js';
+import type { ChangeBus } from '../db/dialect/change-bus.js';
 import type { HookClient } from '../shared/hook-http.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { AttemptColumns, AttemptResult } from './attempts.js';
@@ -21,6 +22,12 @@ export interface JobContext {
   /** Opens the webhook and deploy-hook secrets stored sealed. */
   secrets: SecretBox;
   snapshotVersion: SnapshotVersionOf;
+  /**
+   * Announces content changes the worker makes (scheduled publishing) to every instance's caches and
+   * live streams: the app's own bus in a server process; on PostgreSQL, a notify-only bus in the
+   * stand-alone worker. Absent: jobs that change content do not run in this worker.
+   */
+  changes?: ChangeBus;
 }
 
 /**
@@ -31,6 +38,8 @@ export interface JobContext {
 export interface SweepJob {
   name: string;
   everyMs(config: Config): number;
+  /** It changes content that caches hold: it runs only in a worker given a change bus (`ctx.changes`). */
+  changesContent?: boolean;
   run(ctx: JobContext, now: number): Promise<number>;
 }
 

@@ -1,15 +1,22 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { ChangeBus } from '../db/dialect/change-bus.js';
 import { claimDueAttempts } from '../db/dialect/claim.js';
 import { isDatabaseUnavailable } from '../db/dialect/unavailable.js';
 import { createHookClient } from '../shared/hook-http.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { openSecretBox } from '../shared/secret-keys.js';
 import { isoAt } from '../shared/time.js';
-import { type AttemptColumns, type AttemptResult, failedAttempt, failedAttemptLog } from './attempts.js';
+import {
+  type AttemptColumns,
+  type AttemptResult,
+  type AttemptStatus,
+  failedAttempt,
+  failedAttemptLog,
+} from './attempts.js';
 import { attemptJobs, snapshotVersionOf, sweepJobs } from './handlers.js';
 import { recordOutcome } from './queue.js';
-import type { AttemptJob, JobContext, WorkerLog } from './types.js';
+import type { AttemptJob, AttemptTable, JobContext, WorkerLog } from './types.js';
 
 export interface WorkerOptions {
   db: Db;
@@ -20,6 +27,22 @@ export interface WorkerOptions {
    * without one, the worker opens the configured key itself (CMS_ENCRYPTION_KEY or the key file).
    */
   secrets?: SecretBox;
+  /**
+   * Called once per recorded attempt outcome, after its transaction commits (/metrics counts them):
+   * `succeeded`, `pending` (failed, will be retried) or `failed` (for good).
+   */
+  onOutcome?: (table: AttemptTable, status: AttemptStatus) => void;
+  /**
+   * Where content changes are announced (JobContext.changes): a server passes its app's bus. Without
+   * one, scheduled publishing is left to the workers that have one.
+   */
+  changes?: ChangeBus;
+  /**
+   * Only the jobs that change content (scheduled publishing): a SQLite server whose deliveries run in
+   * a stand-alone worker (CMS_WORKER_ENABLED=false) still runs its schedules, since only it can drop
+   * its own caches.
+   */
+  contentJobsOnly?: boolean;
 }
 
 export interface Worker {
@@ -41,9 +64,10 @@ interface Outcome {
 }
 
 /**
- * The outbox/job loop. Each tick runs the due sweeps (dispatch events, fire deploy triggers, prune),
- * then tops up every attempt job to `workerBatchSize` attempts in flight: rows are leased in one
- * statement, sent outside any transaction, and their outcomes recorded in batches as they come back.
+ * The outbox/job loop. Each tick runs the due sweeps (run due schedules, dispatch events, fire deploy
+ * triggers, prune), then tops up every attempt job to `workerBatchSize` attempts in flight: rows are
+ * leased in one statement, sent outside any transaction, and their outcomes recorded in batches as
+ * they come back.
  * A slow receiver holds only its own slot, never the batch. Safe to run in several processes: claims
  * never overlap (src/db/dialect/claim.ts) and a crashed process's leases expire.
  *
@@ -62,7 +86,9 @@ export function startWorker(options: WorkerOptions): Worker {
     client,
     secrets: options.secrets ?? openSecretBox(config).box,
     snapshotVersion: snapshotVersionOf,
+    ...(options.changes && { changes: options.changes }),
   };
+  const contentJobsOnly = options.contentJobsOnly === true;
 
   let stopping = false;
   let wakeUp: (() => void) | null = null;
@@ -87,10 +113,11 @@ export function startWorker(options: WorkerOptions): Worker {
   async function flush(): Promise<void> {
     const batch = outcomes.splice(0);
     try {
+      const recorded: [AttemptTable, AttemptStatus][] = [];
       await db.transaction().execute(async (trx) => {
         const now = Date.now();
         for (const o of batch) {
-          const recorded = await recordOutcome(
+          const status = await recordOutcome(
             trx,
             o.job.table,
             o.row,
@@ -99,9 +126,13 @@ export function startWorker(options: WorkerOptions): Worker {
             config.webhookRetryScheduleMs,
             now,
           );
-          if (recorded) await o.job.onRecorded?.(trx, o.row, o.result);
+          if (status) {
+            recorded.push([o.job.table, status]);
+            await o.job.onRecorded?.(trx, o.row, o.result);
+          }
         }
       });
+      if (options.onOutcome) for (const [table, status] of recorded) options.onOutcome(table, status);
     } catch (err) {
       // The rows stay leased and are attempted again once the lease runs out: late, never lost.
       if (isDatabaseUnavailable(err)) {
@@ -146,6 +177,7 @@ export function startWorker(options: WorkerOptions): Worker {
   async function tick(): Promise<boolean> {
     let busy = false;
     for (const job of sweepJobs) {
+      if (job.changesContent ? !ctx.changes : contentJobsOnly) continue;
       const now = Date.now();
       if (now - (lastSweep.get(job.name) ?? 0) < job.everyMs(config)) continue;
       const handled = await job.run(ctx, now);
@@ -154,7 +186,7 @@ export function startWorker(options: WorkerOptions): Worker {
       if (handled >= config.workerBatchSize) busy = true;
     }
     for (const job of attemptJobs) {
-      if (stopping) break;
+      if (stopping || contentJobsOnly) break;
       const free = config.workerBatchSize - (inFlight.get(job.name) ?? 0);
       if (free <= 0) continue;
       const now = Date.now();

@@ -67,4 +67,5 @@ export const preconditionFailed = (currentVersion: number) =>
 export const unavailable = (
   retryAfterSeconds = 1,
   message = 'The service is briefly unavailable. Try again.',
-) => new AppError('unavailable', 503, message, undefined, { 'retry-after': String(retryAfterSeconds) });
+  details?: unknown,
+) => new AppError('unavailable', 503, message, details, { 'retry-after': String(retryAfterSeconds) });

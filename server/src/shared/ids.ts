@@ -6,7 +6,19 @@ import { randomBytes } from 'node:crypto';
  * millisecond by this process increase monotonically, so ordering by id is ordering by creation —
  * which lets cursors paginate on the primary key alone.
  */
-export type IdPrefix = 'prj' | 'usr' | 'ent' | 'med' | 'whk' | 'dlv' | 'key' | 'evt' | 'his' | 'dpl';
+export type IdPrefix =
+  | 'prj'
+  | 'usr'
+  | 'ent'
+  | 'med'
+  | 'whk'
+  | 'dlv'
+  | 'key'
+  | 'evt'
+  | 'his'
+  | 'dpl'
+  | 'act'
+  | 'sch';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -56,4 +68,20 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
     lastRandom.set(randomBytes(10));
   }
   return `${prefix}_${encodeTime(lastTime)}${encodeRandom(lastRandom)}`;
+}
+
+/**
+ * The smallest id `newId(prefix, ms)` can make: every id made before `ms` sorts below it. Lets a
+ * retention sweep delete by primary key range instead of needing an index on a time column.
+ */
+export function idFloor(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(ms)}${'0'.repeat(16)}`;
+}
+
+/**
+ * An id stamped with a given past time (records imported or back-dated), with fresh randomness and
+ * outside the monotonic sequence: newId's ordering guarantee holds only for ids it makes itself.
+ */
+export function idAt(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(ms)}${encodeRandom(randomBytes(10))}`;
 }

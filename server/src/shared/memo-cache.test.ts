@@ -29,6 +29,17 @@ describe('MemoCache', () => {
     assert.equal(loads, 1);
   });
 
+  it('counts hits and misses: a load is a miss, a cached answer or a successful peek a hit', async () => {
+    const cache = cacheOf();
+    const load = async (key: string) => `value of ${key}`;
+    assert.deepEqual(cache.counts, { hits: 0, misses: 0 });
+    await cache.getOrLoad('a', load);
+    await cache.getOrLoad('a', load);
+    assert.equal(cache.get('a'), 'value of a');
+    assert.equal(cache.get('b'), undefined, 'a peek that finds nothing is not counted');
+    assert.deepEqual(cache.counts, { hits: 2, misses: 1 });
+  });
+
   it('does not store a value loaded across an invalidation of its key (the epoch race)', async () => {
     const cache = cacheOf();
     const slow = deferred<string>();

@@ -7,10 +7,18 @@ import { type ChangeBus, FLUSH_ALL } from '../db/dialect/change-bus.js';
  * Eviction is first-in first-out once `maxBytes` is reached: cheap, and the working set of hot pages
  * is refilled by a single query each.
  */
+/** Lookups answered from memory and lookups that had to load (or were not cached), since start. */
+export interface CacheCounts {
+  readonly hits: number;
+  readonly misses: number;
+}
+
 export class MemoCache<V> {
   private readonly map = new Map<string, { value: V; bytes: number }>();
   private bytes = 0;
   private generation = 0;
+  private hits = 0;
+  private misses = 0;
 
   constructor(
     private readonly bus: ChangeBus,
@@ -22,8 +30,22 @@ export class MemoCache<V> {
     });
   }
 
-  /** The cached value, without loading (the revalidation fast path peeks with it). */
+  /**
+   * The cached value, without loading (the revalidation fast path peeks with it). A value found is
+   * counted as a hit; nothing found is not a miss, since the caller then goes through getOrLoad.
+   */
   get(key: string): V | undefined {
+    const value = this.lookup(key);
+    if (value !== undefined) this.hits++;
+    return value;
+  }
+
+  /** For /metrics: two integers, read at scrape time (nothing is allocated per lookup). */
+  get counts(): CacheCounts {
+    return { hits: this.hits, misses: this.misses };
+  }
+
+  private lookup(key: string): V | undefined {
     return this.bus.live ? this.map.get(key)?.value : undefined;
   }
 
@@ -34,8 +56,12 @@ export class MemoCache<V> {
    * did; callers pass `load` and `keep` made once, not closures per call, for the same reason.
    */
   getOrLoad(key: string, load: (key: string) => Promise<V>, keep?: (value: V) => boolean): Promise<V> {
-    const cached = this.get(key);
-    if (cached !== undefined) return Promise.resolve(cached);
+    const cached = this.lookup(key);
+    if (cached !== undefined) {
+      this.hits++;
+      return Promise.resolve(cached);
+    }
+    this.misses++;
     const epoch = this.generation;
     return load(key).then((value) => {
       if (keep === undefined || keep(value)) this.set(key, value, epoch);

@@ -205,13 +205,14 @@ export function startTestWorker(options: WorkerOptions): Worker {
 
 /**
  * A nested suite with the worker running on the context's database (started after the app, stopped
- * before it closes: node:test runs a nested suite's `after` before its parent's).
+ * before it closes: node:test runs a nested suite's `after` before its parent's), with the app's
+ * change bus as a server gives it (so scheduled publishing runs, and drops the app's caches).
  */
 export function describeWithWorker(ctx: TestContext, name: string, body: () => void): void {
   describe(name, () => {
     let worker: Worker | undefined;
     before(() => {
-      worker = startTestWorker({ db: ctx.db, config: ctx.config, log: quietLog });
+      worker = startTestWorker({ db: ctx.db, config: ctx.config, log: quietLog, changes: ctx.app.changes });
     });
     after(async () => {
       await worker?.stop();

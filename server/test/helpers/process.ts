@@ -24,14 +24,36 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+export type WorkerProcess = Omit<ServerProcess, 'url'>;
+
 /** Starts `node src/<entry>` as a real process and waits for its "running at <url>" line. */
 export async function startServerProcess(
   env: Record<string, string>,
   entry = 'src/server.ts',
 ): Promise<ServerProcess> {
+  const { match, ...started } = await startProcess(
+    entry,
+    { PORT: '0', LOG_LEVEL: 'warn', ...env },
+    /running at (http:\/\/\S+)/,
+  );
+  return { ...started, url: match[1] as string };
+}
+
+/** Starts the stand-alone worker (`node src/worker.ts`) and waits until it says it is running. */
+export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  const { match: _match, ...started } = await startProcess(
+    'src/worker.ts',
+    { LOG_LEVEL: 'info', ...env },
+    /Folio worker running/,
+  );
+  return started;
+}
+
+/** Spawns `node src/<entry>`, tracked by the leak check, and waits for `ready` in its output. */
+async function startProcess(entry: string, env: Record<string, string>, ready: RegExp) {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -42,32 +64,32 @@ export async function startServerProcess(
       resolve(code);
     }),
   );
-  const release = trackRunning(`server process ${child.pid} (${entry})`, async () => {
+  const release = trackRunning(`process ${child.pid} (${entry})`, async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   });
   void exited.then(release);
-  const url = await new Promise<string>((resolve, reject) => {
-    // A server that does not come up is killed, so it cannot hold ports, a SQLite lock or the test
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    // A process that does not come up is killed, so it cannot hold ports, a SQLite lock or the test
     // runner's event loop. Generous: a loaded shared machine can take tens of seconds to start tsx.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start:\n${output}`));
+      reject(new Error(`${entry} did not start:\n${output}`));
     }, 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
+      const found = ready.exec(output);
+      if (found) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(found);
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.on('exit', () => {
       clearTimeout(timer);
-      reject(new Error(`server exited before it started:\n${output}`));
+      reject(new Error(`${entry} exited before it started:\n${output}`));
     });
   });
-  return { child, url, output: () => output, exited };
+  return { child, match, output: () => output, exited };
 }

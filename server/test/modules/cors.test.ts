@@ -48,6 +48,8 @@ describeEachDb('CORS on publishable-key routes', (ctx) => {
     assert.equal(res.status, 200);
     assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:5173');
     assert.match(String(res.headers['access-control-expose-headers']), /etag/);
+    // A browser shows a script Retry-After only when it is exposed (the SDK honours it on 429/503).
+    assert.match(String(res.headers['access-control-expose-headers']), /retry-after/);
   });
 
   it("enforces the project's domains on the actual response, and follows changes at once", async () => {

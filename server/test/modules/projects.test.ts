@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { after, before, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { type DatabaseHandle, openDatabase } from '../../src/db/connect.js';
 import { openSecretBox } from '../../src/shared/secret-keys.js';
 import { describeEachDb } from '../helpers/app.js';
 import { bearer, call, login, newMember, newProject, PASSWORD, uniqueEmail } from '../helpers/factories.js';
@@ -310,20 +313,71 @@ describeEachDb('projects', (ctx) => {
 describeEachDb(
   'project creation limit',
   (ctx) => {
-    it('creating projects is limited per client address (429 with Retry-After)', async () => {
-      const create = (remoteAddress: string) =>
-        call(ctx.app, {
+    // A second instance on the same database (PostgreSQL), or the same file (SQLite): the limit is
+    // counted in the database, so requests through either count against one limit.
+    let second: FastifyInstance;
+    let secondDb: DatabaseHandle;
+    before(async () => {
+      secondDb = openDatabase(ctx.database.config);
+      second = await buildApp({ config: ctx.config, database: secondDb });
+      await second.ready();
+    });
+    after(async () => {
+      await second.close();
+      await secondDb.close();
+    });
+
+    const create = (app: FastifyInstance, remoteAddress: string, email = uniqueEmail()) =>
+      call(app, {
+        method: 'POST',
+        url: '/v1/projects',
+        remoteAddress,
+        payload: { name: 'Spam', admin: { email, password: PASSWORD } },
+      });
+
+    it('creating projects is limited per client address across instances (429 with Retry-After)', async () => {
+      assert.equal((await create(ctx.app, '203.0.113.50')).status, 201);
+      assert.equal((await create(second, '203.0.113.50')).status, 201);
+      assert.equal((await create(ctx.app, '203.0.113.50')).status, 201);
+      for (const app of [second, ctx.app]) {
+        const limited = await create(app, '203.0.113.50');
+        assert.equal(limited.status, 429);
+        assert.equal(limited.body.data, null);
+        assert.equal(limited.body.error.code, 'rate_limited');
+        assert.equal(limited.body.error.message, 'Too many projects created from this address.');
+        const retryAfter = Number(limited.headers['retry-after']);
+        assert.ok(retryAfter >= 1 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
+        assert.equal(limited.body.error.details.retryAfterSeconds, retryAfter);
+      }
+      assert.equal((await create(second, '203.0.113.51')).status, 201, 'other addresses are not affected');
+    });
+
+    it('a refused sign-up with an existing email counts too (the limit bounds password guesses)', async () => {
+      const owner = uniqueEmail();
+      assert.equal((await create(ctx.app, '203.0.113.60', owner)).status, 201);
+      const guess = (app: FastifyInstance) =>
+        call(app, {
           method: 'POST',
           url: '/v1/projects',
-          remoteAddress,
-          payload: { name: 'Spam', admin: { email: uniqueEmail(), password: PASSWORD } },
+          remoteAddress: '203.0.113.60',
+          payload: { name: 'Guess', admin: { email: owner, password: 'not the password' } },
         });
-      for (let i = 0; i < 3; i++) assert.equal((await create('203.0.113.50')).status, 201);
-      const limited = await create('203.0.113.50');
-      assert.equal(limited.status, 429);
-      assert.equal(limited.body.error.code, 'rate_limited');
-      assert.ok(Number(limited.headers['retry-after']) > 0);
-      assert.equal((await create('203.0.113.51')).status, 201, 'other addresses are not affected');
+      assert.equal((await guess(second)).status, 409);
+      assert.equal((await guess(ctx.app)).status, 409);
+      assert.equal((await guess(second)).status, 429);
+    });
+
+    it('an invalid body is a 400 and is not counted', async () => {
+      for (let i = 0; i < 5; i++) {
+        const res = await call(ctx.app, {
+          method: 'POST',
+          url: '/v1/projects',
+          remoteAddress: '203.0.113.70',
+          payload: { name: 'Bad' },
+        });
+        assert.equal(res.status, 400);
+      }
+      assert.equal((await create(second, '203.0.113.70')).status, 201);
     });
   },
   { env: { CMS_PROJECT_CREATE_LIMIT_PER_HOUR: '3' } },

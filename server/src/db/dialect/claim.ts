@@ -21,6 +21,31 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
 }
 
 /**
+ * Claims the first row `due` selects (a query of `table`, ordered and limited to one, selecting the
+ * whole row) for the caller's transaction, which holds it until it ends.
+ * - PostgreSQL: `due … FOR UPDATE SKIP LOCKED` as it is. Not `UPDATE … WHERE id IN (SELECT … LIMIT 1
+ *   FOR UPDATE SKIP LOCKED)`: the planner may run that subquery once per outer row (a nested-loop
+ *   semi-join), and each rerun, passing over the row the statement just updated, locks the next one:
+ *   rows it never returns stay locked until the transaction ends, and other workers skip them.
+ * - SQLite: an UPDATE that sets `id` to itself, so the transaction takes the database's write lock
+ *   with its first statement (starting with a read would risk SQLITE_BUSY_SNAPSHOT when another
+ *   process wrote in between); the single writer keeps everyone else out until it ends.
+ */
+export async function claimFirst<Row extends { id: string }>(
+  trx: Kysely<any>,
+  table: string,
+  due: SelectQueryBuilder<any, any, Row>,
+): Promise<Row | undefined> {
+  if (dialectOf(trx) === 'postgres') return due.forUpdate().skipLocked().executeTakeFirst();
+  return (await trx
+    .updateTable(table)
+    .set((eb: any) => ({ id: eb.ref('id') }))
+    .where('id', 'in', (eb: any) => eb.selectFrom(due.as('due')).select('due.id'))
+    .returningAll()
+    .executeTakeFirst()) as Row | undefined;
+}
+
+/**
  * Leases up to `limit` due rows of an attempt table (webhook deliveries, deploy calls): pending, due,
  * and not leased by anyone (or leased by a process whose lease ran out — it crashed or hung).
  * The lease value is returned with the rows; recording an outcome is conditional on it, so a process

@@ -62,3 +62,23 @@ export async function setFillFactor(db: Kysely<any>, table: string, percent: num
   if (dialectOf(db) !== 'postgres') return;
   await sql`alter table ${sql.table(table)} set (fillfactor = ${sql.lit(percent)})`.execute(db);
 }
+
+/**
+ * The database server's clock, as an ISO 8601 UTC timestamp with milliseconds (the form every
+ * timestamp column holds, so it compares with them as text). Scheduled publishing asks it so that
+ * "due" means the same moment to every instance, whatever their own clocks say. PostgreSQL:
+ * `clock_timestamp()` (the time now, not the transaction's start like `now()`); SQLite: the host's
+ * clock, which is this process's.
+ */
+export async function databaseNow(db: Kysely<any>): Promise<string> {
+  const query =
+    dialectOf(db) === 'postgres'
+      ? sql<{
+          now: string;
+        }>`select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as now`
+      : sql<{ now: string }>`select strftime('%Y-%m-%dT%H:%M:%fZ', 'now') as now`;
+  const { rows } = await query.execute(db);
+  const now = rows[0]?.now;
+  if (!now) throw new Error('the database did not tell its time');
+  return now;
+}

@@ -8,6 +8,10 @@ import * as m0006 from './0006_keys_objects.js';
 import * as m0007 from './0007_definition_sync_secrets.js';
 import * as m0009 from './0009_entry_versions.js';
 import * as m0010 from './0010_preview_tokens.js';
+import * as m0011 from './0011_activity.js';
+import * as m0012 from './0012_schedules.js';
+import * as m0013 from './0013_shared_limits.js';
+import * as m0014 from './0014_media_public_base.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -23,4 +27,8 @@ export const migrations: Record<string, Migration> = {
   '0007_definition_sync_secrets': m0007,
   '0009_entry_versions': m0009,
   '0010_preview_tokens': m0010,
+  '0011_activity': m0011,
+  '0012_schedules': m0012,
+  '0013_shared_limits': m0013,
+  '0014_media_public_base': m0014,
 };

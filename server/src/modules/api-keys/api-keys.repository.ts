@@ -50,19 +50,27 @@ export async function adminProjectIds(db: DbOrTx, accountId: string): Promise<st
 }
 
 /** Revokes one of the account's live keys; false when there is none with that id. */
-export async function revokeKey(db: DbOrTx, accountId: string, id: string, now: string): Promise<boolean> {
-  const res = await db
+/** Revokes one of the account's live keys; its name (for the activity log), or null when none was revoked. */
+export async function revokeKey(
+  db: DbOrTx,
+  accountId: string,
+  id: string,
+  now: string,
+): Promise<string | null> {
+  const row = await db
     .updateTable('apiKeys')
     .set({ revokedAt: now })
     .where('id', '=', id)
     .where('accountId', '=', accountId)
     .where('revokedAt', 'is', null)
+    .returning('name')
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  return row?.name ?? null;
 }
 
 export interface ResolvedKeyRow {
   id: string;
+  name: string;
   access: KeyAccess;
   scope: KeyScope;
   lastUsedAt: string | null;
@@ -74,30 +82,42 @@ export interface ResolvedKeyRow {
  * covered site (the creator is still admin there and, for `selected`, the site is listed), or a
  * single row with a null projectId when it covers none. No rows: unknown or revoked.
  */
+/** Keys joined with the sites each covers right now (see resolveByHash). */
+const coveredSites = (db: DbOrTx) =>
+  db.selectFrom('apiKeys as k').leftJoin('memberships as m', (join) =>
+    join
+      .onRef('m.accountId', '=', 'k.accountId')
+      .on('m.role', '=', 'admin')
+      .on((eb) =>
+        eb.or([
+          eb('k.scope', '=', 'all'),
+          eb.exists(
+            eb
+              .selectFrom('apiKeyProjects as kp')
+              .select(sql.lit(1).as('one'))
+              .whereRef('kp.keyId', '=', 'k.id')
+              .whereRef('kp.projectId', '=', 'm.projectId'),
+          ),
+        ]),
+      ),
+  );
+
 export const resolveByHash = (db: DbOrTx, keyHash: string): Promise<ResolvedKeyRow[]> =>
-  db
-    .selectFrom('apiKeys as k')
-    .leftJoin('memberships as m', (join) =>
-      join
-        .onRef('m.accountId', '=', 'k.accountId')
-        .on('m.role', '=', 'admin')
-        .on((eb) =>
-          eb.or([
-            eb('k.scope', '=', 'all'),
-            eb.exists(
-              eb
-                .selectFrom('apiKeyProjects as kp')
-                .select(sql.lit(1).as('one'))
-                .whereRef('kp.keyId', '=', 'k.id')
-                .whereRef('kp.projectId', '=', 'm.projectId'),
-            ),
-          ]),
-        ),
-    )
-    .select(['k.id', 'k.access', 'k.scope', 'k.lastUsedAt', 'm.projectId'])
+  coveredSites(db)
+    .select(['k.id', 'k.name', 'k.access', 'k.scope', 'k.lastUsedAt', 'm.projectId'])
     .where('k.keyHash', '=', keyHash)
     .where('k.revokedAt', 'is', null)
     .execute();
+
+/** The sites one of the account's keys covers right now (the activity log records a change in each). */
+export async function coveredProjectIds(db: DbOrTx, accountId: string, keyId: string): Promise<string[]> {
+  const rows = await coveredSites(db)
+    .select('m.projectId')
+    .where('k.id', '=', keyId)
+    .where('k.accountId', '=', accountId)
+    .execute();
+  return rows.flatMap((r) => (r.projectId ? [r.projectId] : []));
+}
 
 /** Stamps lastUsedAt unless another instance did so within the window (at most one write a minute). */
 export async function touchKey(db: DbOrTx, id: string, now: string, staleBefore: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
+import { userActorOf } from '../../http/actor.js';
 import { Deleted, Envelope, errors } from '../../http/schemas.js';
 import { forbidden, notFound, validationFailed } from '../../shared/errors.js';
 import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey } from './api-keys.schemas.js';
@@ -61,7 +62,7 @@ export const apiKeysRoutes =
         },
       },
       async (request, reply) =>
-        reply.code(201).send({ data: await keys.create(accountOf(request), request.body), error: null }),
+        reply.code(201).send({ data: await keys.create(userActorOf(request), request.body), error: null }),
     );
 
     app.delete(
@@ -81,7 +82,7 @@ export const apiKeysRoutes =
         },
       },
       async (request) => {
-        await keys.revoke(accountOf(request), request.params.id);
+        await keys.revoke(userActorOf(request), request.params.id);
         return { data: { id: request.params.id, deleted: true as const }, error: null };
       },
     );

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/database.js';
 import { forbidden, notFound, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import type { SecretKeyPrincipal } from '../../shared/principals.js';
+import type { SecretKeyPrincipal, UserActor } from '../../shared/principals.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt } from '../../shared/time.js';
+import { recordActivity } from '../activity/activity.repository.js';
 import * as repo from './api-keys.repository.js';
 import type { ApiKeyRow, KeyAccess, KeyScope } from './api-keys.table.js';
 
@@ -14,6 +15,8 @@ const DISPLAY_PREFIX_LENGTH = 12;
 const TOUCH_WINDOW_MS = 60_000;
 /** Bound on the per-instance throttle map; clearing it only costs a few extra (guarded) updates. */
 const TOUCH_MAP_MAX = 10_000;
+
+const accessLabel = (access: KeyAccess): string => (access === 'write' ? 'read & write' : 'read-only');
 
 export interface ApiKey {
   id: string;
@@ -89,7 +92,8 @@ export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
     },
 
     /** Returns the key once, with its plaintext; only its hash and display prefix are stored. */
-    create(accountId: string, input: CreateKeyInput): Promise<ApiKey & { key: string }> {
+    create(actor: UserActor, input: CreateKeyInput): Promise<ApiKey & { key: string }> {
+      const accountId = actor.id;
       const listed = [...new Set(input.projectIds ?? [])].sort();
       if (input.scope === 'selected' && listed.length === 0) {
         throw validationFailed('A key with scope "selected" needs at least one project.', [
@@ -123,13 +127,29 @@ export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
           revokedAt: null,
         };
         await repo.insertKey(trx, row, listed);
-        return { ...shape(row, input.scope === 'all' ? adminIds : listed), key };
+        const covered = input.scope === 'all' ? adminIds : listed;
+        await recordActivity(trx, covered, actor, {
+          action: 'api_key.created',
+          target: { type: 'apiKey', id: row.id },
+          summary: `${actor.email} created the ${accessLabel(row.access)} API key "${row.name}".`,
+        });
+        return { ...shape(row, covered), key };
       });
     },
 
     /** Any session may revoke its own account's keys (revoking only ever removes access). */
-    async revoke(accountId: string, id: string): Promise<void> {
-      if (!(await repo.revokeKey(db, accountId, id, isoAt(now())))) throw notFound('API key');
+    revoke(actor: UserActor, id: string): Promise<void> {
+      return db.transaction().execute(async (trx) => {
+        // Read before revoking: the log names the sites the key covered at that moment.
+        const covered = await repo.coveredProjectIds(trx, actor.id, id);
+        const name = await repo.revokeKey(trx, actor.id, id, isoAt(now()));
+        if (name === null) throw notFound('API key');
+        await recordActivity(trx, covered, actor, {
+          action: 'api_key.revoked',
+          target: { type: 'apiKey', id },
+          summary: `${actor.email} revoked the API key "${name}".`,
+        });
+      });
     },
 
     /**
@@ -142,7 +162,7 @@ export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
       if (!first) return null;
       touch(first.id, first.lastUsedAt);
       const projectIds = rows.flatMap((r) => (r.projectId ? [r.projectId] : []));
-      return { id: first.id, access: first.access, projectIds };
+      return { id: first.id, name: first.name, access: first.access, projectIds };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect/index.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 
 export const entriesOfPage = (db: DbOrTx, projectId: string, pageId: string): Promise<EntryRow[]> =>
@@ -36,6 +37,18 @@ export const publishedEntriesOfProject = (db: DbOrTx, projectId: string) =>
     { pageId: string; instanceKey: string; componentId: string; publishedFields: string }[]
   >;
 
+/** Whether the page has an entry: one probe of the (project_id, page_id, instance_key) index. */
+export async function pageHasEntries(db: DbOrTx, projectId: string, pageId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('contentEntries')
+    .select('id')
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export const findEntry = (db: DbOrTx, projectId: string, id: string): Promise<EntryRow | undefined> =>
   db
     .selectFrom('contentEntries')
@@ -43,6 +56,20 @@ export const findEntry = (db: DbOrTx, projectId: string, id: string): Promise<En
     .where('projectId', '=', projectId)
     .where('id', '=', id)
     .executeTakeFirst();
+
+/**
+ * The entry, row-locked until the transaction ends (PostgreSQL `FOR UPDATE`, one round trip for the
+ * lock and the read; after waiting on another writer's lock it returns the row as that writer
+ * committed it). SQLite has no row locks: its write transactions run one at a time.
+ */
+export const findEntryForUpdate = (trx: Tx, projectId: string, id: string): Promise<EntryRow | undefined> => {
+  const query = trx
+    .selectFrom('contentEntries')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('id', '=', id);
+  return (dialectOf(trx) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+};
 
 /** Inserts stubs where no entry exists yet; returns the instance keys actually created. */
 export async function insertStubs(trx: Tx, rows: EntryRow[]): Promise<string[]> {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
+import { userActorOf } from '../../http/actor.js';
 import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
@@ -20,7 +20,7 @@ import {
   PageParams,
   UpdateEntryBody,
 } from './content.schemas.js';
-import type { Actor, ContentService } from './content.service.js';
+import type { ContentService } from './content.service.js';
 
 const tags = ['Content'];
 
@@ -32,11 +32,6 @@ const IF_MATCH_NOTE =
 
 const CORS_NOTE =
   "Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).";
-
-export const actorOf = (request: FastifyRequest): Actor => ({
-  id: request.auth.session!.accountId,
-  email: request.auth.session!.email,
-});
 
 export const contentRoutes =
   (content: ContentService): FastifyPluginAsyncTypebox =>
@@ -96,7 +91,7 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           projectIdOf(request),
           request.params.entryId,
           request.body,
-          actorOf(request),
+          userActorOf(request),
           ifMatchVersion(request.headers),
         ),
         error: null,
@@ -117,7 +112,7 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
         },
       },
       async (request) => ({
-        data: await content.bulkPublish(projectIdOf(request), request.body.pageId, actorOf(request)),
+        data: await content.bulkPublish(projectIdOf(request), request.body.pageId, userActorOf(request)),
         error: null,
       }),
     );
@@ -142,7 +137,7 @@ ${IF_MATCH_NOTE}`,
         data: await content.unpublish(
           projectIdOf(request),
           request.params.entryId,
-          actorOf(request),
+          userActorOf(request),
           ifMatchVersion(request.headers),
         ),
         error: null,
@@ -195,6 +190,7 @@ ${IF_MATCH_NOTE}`,
           projectIdOf(request),
           request.params.entryId,
           request.params.historyId,
+          userActorOf(request),
           ifMatchVersion(request.headers),
         ),
         error: null,

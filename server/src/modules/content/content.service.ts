@@ -1,11 +1,13 @@
 import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
-import { lockRow } from '../../db/dialect/index.js';
 import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { memberBehind, type SystemActor, type UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
+import { actorLabel } from '../activity/activity.describe.js';
+import { recordActivity } from '../activity/activity.repository.js';
 import type { EntryStubs } from '../definitions/definitions.service.js';
 import { checkFieldValue } from '../definitions/field-types.js';
 import { LIMITS } from '../definitions/limits.js';
@@ -28,10 +30,14 @@ export interface Entry {
   version: number;
 }
 
-export interface Actor {
-  id: string;
-  email: string;
-}
+/** Who edits content: a member, or scheduled work on a member's behalf. */
+export type Actor = UserActor | SystemActor;
+
+type Changed = (topic: string, key: string) => Promise<void>;
+
+/** How summaries name an entry: "hero (Hero) on /". */
+export const describeEntry = (row: Pick<EntryRow, 'instanceKey' | 'componentId' | 'pageId'>): string =>
+  `${row.instanceKey} (${row.componentId}) on ${row.pageId}`;
 
 /** An editor's view: the working copy; `published` only while it equals the published copy. */
 export function toEntry(row: EntryRow): Entry {
@@ -135,9 +141,14 @@ export const entryStubs: EntryStubs = {
   changeComponent: repo.setComponentId,
 };
 
-export function createContentService(db: Db, bus: ChangeBus, definitions: DeclaredTypes) {
-  const pages = createPublishedPages(db, bus);
-
+/**
+ * The content changes as in-transaction operations: each runs inside its caller's transaction and
+ * announces what it changed through `changed` (history, event, activity and cache topics included).
+ * They need no connection or change bus of their own, so the worker builds them too (scheduled
+ * publishing claims its schedule and acts in one transaction, so a crash between the two leaves
+ * neither); createContentService wraps each in a transaction for the HTTP routes.
+ */
+export function createContentOperations(definitions: DeclaredTypes) {
   /** Checks values against the entry's declared field types and the limits (400 listing every problem). */
   async function validate(trx: Tx, row: EntryRow, values: Fields, merged: Fields): Promise<void> {
     const declared = await definitions.declaredFieldTypes(trx, row.projectId, row.pageId, row.instanceKey);
@@ -156,8 +167,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     entryId: string,
     ifMatch?: number,
   ): Promise<EntryRow> {
-    await lockRow(trx, 'content_entries', entryId);
-    const row = await repo.findEntry(trx, projectId, entryId);
+    const row = await repo.findEntryForUpdate(trx, projectId, entryId);
     if (!row) throw notFound('Entry');
     if (ifMatch !== undefined && ifMatch !== row.version) throw preconditionFailed(row.version);
     return row;
@@ -165,7 +175,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
 
   async function announce(
     trx: Tx,
-    changed: (topic: string, key: string) => Promise<void>,
+    changed: Changed,
     type: 'content.published' | 'content.unpublished',
     rows: EntryRow[],
     actor: Actor,
@@ -175,6 +185,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
   ): Promise<void> {
     const first = rows[0];
     if (!first) return;
+    const member = memberBehind(actor);
     await repo.insertHistory(
       trx,
       rows.map((row, i) => ({
@@ -183,23 +194,130 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
         entryId: row.id,
         action: type === 'content.published' ? 'publish' : 'unpublish',
         fields: recorded[i] ?? '{}',
-        actorId: actor.id,
-        actorEmail: actor.email,
+        actorId: member.id,
+        actorEmail: member.email,
         at: now,
       })),
     );
     await enqueueEvent(trx, first.projectId, type, {
       pageId: first.pageId,
       entries: rows.map(eventEntry),
-      actor,
+      actor: member,
     });
     await changed(TOPICS.page, pageKey(first.projectId, first.pageId));
     await changed(TOPICS.snapshot, first.projectId);
   }
 
+  async function updateIn(
+    trx: Tx,
+    changed: Changed,
+    projectId: string,
+    entryId: string,
+    patch: { fields?: Fields; status?: 'draft' | 'published' },
+    actor: Actor,
+    ifMatch?: number,
+  ): Promise<Entry> {
+    const row = await lockedEntry(trx, projectId, entryId, ifMatch);
+    const now = isoNow();
+    let working = row.fields;
+    if (patch.fields) {
+      const merged = JSON.parse(row.fields) as Fields;
+      for (const [key, value] of Object.entries(patch.fields)) {
+        if (value === null) delete merged[key];
+        else merged[key] = value;
+      }
+      await validate(trx, row, patch.fields, merged);
+      working = canonicalJson(merged);
+    }
+    const publish = patch.status === 'published' && row.publishedFields !== working;
+    if (working === row.fields && !publish) return toEntry(row);
+    const updated = await repo.updateEntry(
+      trx,
+      row.id,
+      { fields: working, updatedAt: now, ...(publish && { publishedFields: working, publishedAt: now }) },
+      publish ? 'set' : undefined,
+    );
+    if (publish) {
+      await announce(trx, changed, 'content.published', [updated], actor, now, [working]);
+      await recordActivity(trx, projectId, actor, {
+        action: 'entry.published',
+        target: { type: 'entry', id: row.id },
+        summary: `${actorLabel(actor)} ${working === row.fields ? 'published' : 'saved and published'} ${describeEntry(row)}.`,
+      });
+    } else {
+      await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
+      await recordActivity(trx, projectId, actor, {
+        action: 'entry.updated',
+        target: { type: 'entry', id: row.id },
+        summary: `${actorLabel(actor)} saved a draft of ${describeEntry(row)}.`,
+      });
+    }
+    return toEntry(updated);
+  }
+
+  async function bulkPublishIn(trx: Tx, changed: Changed, projectId: string, pageId: string, actor: Actor) {
+    const now = isoNow();
+    const rows = await repo.publishDraftsOfPage(trx, projectId, pageId, now);
+    rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+    const recorded = rows.map((r) => r.fields);
+    await announce(trx, changed, 'content.published', rows, actor, now, recorded);
+    if (rows.length > 0) {
+      await recordActivity(trx, projectId, actor, {
+        action: 'page.published',
+        target: { type: 'page', id: pageId },
+        summary: `${actorLabel(actor)} published page ${pageId} (${rows.length} ${rows.length === 1 ? 'entry' : 'entries'}).`,
+      });
+    }
+    return { pageId, published: rows.map((r) => r.id) };
+  }
+
+  async function unpublishIn(
+    trx: Tx,
+    changed: Changed,
+    projectId: string,
+    entryId: string,
+    actor: Actor,
+    ifMatch?: number,
+  ): Promise<Entry> {
+    const row = await lockedEntry(trx, projectId, entryId, ifMatch);
+    if (row.publishedFields === null) return toEntry(row);
+    const now = isoNow();
+    const updated = await repo.updateEntry(
+      trx,
+      row.id,
+      { publishedFields: null, publishedAt: null, updatedAt: now },
+      'clear',
+    );
+    await announce(trx, changed, 'content.unpublished', [updated], actor, now, [row.publishedFields]);
+    await recordActivity(trx, projectId, actor, {
+      action: 'entry.unpublished',
+      target: { type: 'entry', id: row.id },
+      summary: `${actorLabel(actor)} unpublished ${describeEntry(row)}.`,
+    });
+    return toEntry(updated);
+  }
+
+  return {
+    validate,
+    lockedEntry,
+    updateIn,
+    bulkPublishIn,
+    unpublishIn,
+    /** Publishes the entry's working copy as it is (a no-op when it is already the published copy). */
+    publishEntryIn: (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
+      updateIn(trx, changed, projectId, entryId, { status: 'published' }, actor),
+  };
+}
+
+export function createContentService(db: Db, bus: ChangeBus, definitions: DeclaredTypes) {
+  const pages = createPublishedPages(db, bus);
+  const { validate, lockedEntry, updateIn, bulkPublishIn, unpublishIn, publishEntryIn } =
+    createContentOperations(definitions);
+
   return {
     publishedPage: pages.page,
     peekPageEtag: pages.peekEtag,
+    cacheCounts: pages.cacheCounts,
 
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
       const rows = await repo.entriesOfPage(db, projectId, pageId);
@@ -217,61 +335,30 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
       actor: Actor,
       ifMatch?: number,
     ): Promise<Entry> {
-      return transactionWithChanges(db, bus, async (trx, changed) => {
-        const row = await lockedEntry(trx, projectId, entryId, ifMatch);
-        const now = isoNow();
-        let working = row.fields;
-        if (patch.fields) {
-          const merged = JSON.parse(row.fields) as Fields;
-          for (const [key, value] of Object.entries(patch.fields)) {
-            if (value === null) delete merged[key];
-            else merged[key] = value;
-          }
-          await validate(trx, row, patch.fields, merged);
-          working = canonicalJson(merged);
-        }
-        const publish = patch.status === 'published' && row.publishedFields !== working;
-        if (working === row.fields && !publish) return toEntry(row);
-        const updated = await repo.updateEntry(
-          trx,
-          row.id,
-          { fields: working, updatedAt: now, ...(publish && { publishedFields: working, publishedAt: now }) },
-          publish ? 'set' : undefined,
-        );
-        if (publish) await announce(trx, changed, 'content.published', [updated], actor, now, [working]);
-        else await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
-        return toEntry(updated);
-      });
+      return transactionWithChanges(db, bus, (trx, changed) =>
+        updateIn(trx, changed, projectId, entryId, patch, actor, ifMatch),
+      );
     },
 
     /** Publishes every draft of the page in one transaction: one event for the page. */
     bulkPublish(projectId: string, pageId: string, actor: Actor) {
-      return transactionWithChanges(db, bus, async (trx, changed) => {
-        const now = isoNow();
-        const rows = await repo.publishDraftsOfPage(trx, projectId, pageId, now);
-        rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
-        const recorded = rows.map((r) => r.fields);
-        await announce(trx, changed, 'content.published', rows, actor, now, recorded);
-        return { pageId, published: rows.map((r) => r.id) };
-      });
+      return transactionWithChanges(db, bus, (trx, changed) =>
+        bulkPublishIn(trx, changed, projectId, pageId, actor),
+      );
     },
 
     /** Removes the published copy; the working copy stays. Unpublishing a draft-only entry is a no-op. */
     unpublish(projectId: string, entryId: string, actor: Actor, ifMatch?: number): Promise<Entry> {
-      return transactionWithChanges(db, bus, async (trx, changed) => {
-        const row = await lockedEntry(trx, projectId, entryId, ifMatch);
-        if (row.publishedFields === null) return toEntry(row);
-        const now = isoNow();
-        const updated = await repo.updateEntry(
-          trx,
-          row.id,
-          { publishedFields: null, publishedAt: null, updatedAt: now },
-          'clear',
-        );
-        await announce(trx, changed, 'content.unpublished', [updated], actor, now, [row.publishedFields]);
-        return toEntry(updated);
-      });
+      return transactionWithChanges(db, bus, (trx, changed) =>
+        unpublishIn(trx, changed, projectId, entryId, actor, ifMatch),
+      );
     },
+
+    /** The same operations inside a caller's transaction (see createContentOperations). */
+    publishEntryIn,
+    bulkPublishIn,
+    unpublishIn: (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
+      unpublishIn(trx, changed, projectId, entryId, actor),
 
     /** One page of the entry's history, newest first, with one row more than `limit` when more remain. */
     async history(projectId: string, entryId: string, query: { limit: number; cursor?: string }) {
@@ -282,7 +369,13 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     },
 
     /** The working copy becomes the fields of that history row: a draft, published as usual. */
-    restore(projectId: string, entryId: string, historyId: string, ifMatch?: number): Promise<Entry> {
+    restore(
+      projectId: string,
+      entryId: string,
+      historyId: string,
+      actor: Actor,
+      ifMatch?: number,
+    ): Promise<Entry> {
       return transactionWithChanges(db, bus, async (trx, changed) => {
         const row = await lockedEntry(trx, projectId, entryId, ifMatch);
         const past = await repo.findHistory(trx, projectId, entryId, historyId);
@@ -292,6 +385,11 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
         // The definition may have changed since: the restored values must still fit their types.
         await validate(trx, row, fields, fields);
         await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
+        await recordActivity(trx, projectId, actor, {
+          action: 'entry.restored',
+          target: { type: 'entry', id: row.id },
+          summary: `${actorLabel(actor)} restored ${describeEntry(row)} to the version of ${past.at}.`,
+        });
         return toEntry(await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: isoNow() }));
       });
     },

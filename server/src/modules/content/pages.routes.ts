@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
+import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Deleted, Envelope, errors } from '../../http/schemas.js';
 import { notFound } from '../../shared/errors.js';
-import { actorOf } from './content.routes.js';
 import { EntryParams, PageDeleted, PageParams, PageSummary } from './content.schemas.js';
 import type { PagesService } from './pages.service.js';
 
@@ -51,7 +51,7 @@ ${ADMIN_NOTE}`,
         },
       },
       async (request) => ({
-        data: await pages.deletePage(projectIdOf(request), request.params.pageId, actorOf(request)),
+        data: await pages.deletePage(projectIdOf(request), request.params.pageId, userActorOf(request)),
         error: null,
       }),
     );
@@ -77,7 +77,7 @@ ${ADMIN_NOTE}`,
         },
       },
       async (request) => ({
-        data: await pages.deleteEntry(projectIdOf(request), request.params.entryId, actorOf(request)),
+        data: await pages.deleteEntry(projectIdOf(request), request.params.entryId, userActorOf(request)),
         error: null,
       }),
     );

@@ -2,9 +2,12 @@ import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { byCodeUnits } from '../../shared/canonical.js';
 import { notFound } from '../../shared/errors.js';
+import { memberBehind } from '../../shared/principals.js';
+import { actorLabel } from '../activity/activity.describe.js';
+import { recordActivity } from '../activity/activity.repository.js';
 import { enqueueEvent } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
-import type { Actor } from './content.service.js';
+import { type Actor, describeEntry } from './content.service.js';
 import type { EntryRow } from './content.table.js';
 
 /** What pages need of the definitions module (its `pageDefinitions`, handed over in app.ts). */
@@ -15,6 +18,8 @@ export interface PageDefinitions {
   ): Promise<{ pageId: string; components: number; updatedAt: string }[]>;
   /** Removes the definitions of a page, or of one instance on it; returns how many went. */
   remove(trx: Tx, projectId: string, pageId: string, instanceKey?: string): Promise<number>;
+  /** Whether the page has a definition. */
+  exists(db: DbOrTx, projectId: string, pageId: string): Promise<boolean>;
 }
 
 export interface PageSummary {
@@ -23,6 +28,28 @@ export interface PageSummary {
   published: number;
   drafts: number;
   updatedAt: string;
+}
+
+/**
+ * What scheduled publishing asks of content about its targets (handed over in app.ts and, for the
+ * worker, jobs/handlers.ts): an entry of the project, its page and the words that name it in
+ * summaries (null when it does not exist, or belongs to another project); and whether a page exists
+ * (it has an entry or a definition, as for GET /v1/pages and DELETE /v1/pages/:pageId).
+ */
+export function contentTargets(definitions: Pick<PageDefinitions, 'exists'>) {
+  return {
+    async entry(
+      db: DbOrTx,
+      projectId: string,
+      entryId: string,
+    ): Promise<{ pageId: string; label: string } | null> {
+      const row = await repo.findEntry(db, projectId, entryId);
+      return row ? { pageId: row.pageId, label: describeEntry(row) } : null;
+    },
+    async pageExists(db: DbOrTx, projectId: string, pageId: string): Promise<boolean> {
+      return (await repo.pageHasEntries(db, projectId, pageId)) || definitions.exists(db, projectId, pageId);
+    },
+  };
 }
 
 /**
@@ -54,7 +81,7 @@ export function createPagesService(db: Db, bus: ChangeBus, definitions: PageDefi
         fields: null,
         publishedAt: null,
       })),
-      actor,
+      actor: memberBehind(actor),
       deleted: true,
     });
     await changed(TOPICS.snapshot, projectId);
@@ -99,6 +126,11 @@ export function createPagesService(db: Db, bus: ChangeBus, definitions: PageDefi
         if (!row) throw notFound('Entry');
         await definitions.remove(trx, projectId, row.pageId, row.instanceKey);
         await announceDeleted(trx, changed, projectId, row.pageId, [row], actor);
+        await recordActivity(trx, projectId, actor, {
+          action: 'entry.deleted',
+          target: { type: 'entry', id: row.id },
+          summary: `${actorLabel(actor)} deleted ${describeEntry(row)}.`,
+        });
         return { id: row.id, deleted: true as const };
       });
     },
@@ -115,6 +147,11 @@ export function createPagesService(db: Db, bus: ChangeBus, definitions: PageDefi
         if (rows.length === 0 && removed === 0) throw notFound('Page');
         rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
         await announceDeleted(trx, changed, projectId, pageId, rows, actor);
+        await recordActivity(trx, projectId, actor, {
+          action: 'page.deleted',
+          target: { type: 'page', id: pageId },
+          summary: `${actorLabel(actor)} deleted page ${pageId} (${rows.length} ${rows.length === 1 ? 'entry' : 'entries'}).`,
+        });
         return { pageId, deleted: rows.map((r) => r.id) };
       });
     },

@@ -59,5 +59,7 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
     /** The cached page's ETag, without querying (the revalidation fast path); undefined when not cached. */
     peekEtag: (projectId: string, pageId: string): string | undefined =>
       cache.get(pageKey(projectId, pageId))?.etag,
+    /** Hits and misses, for /metrics. */
+    cacheCounts: () => ({ pages: cache.counts }),
   };
 }

@@ -23,6 +23,18 @@ export const findDefinition = (
     .where('instanceKey', '=', instanceKey)
     .executeTakeFirst();
 
+/** Whether the page has a definition: one probe of the primary key (project_id, page_id, …). */
+export async function pageHasDefinitions(db: DbOrTx, projectId: string, pageId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('componentDefinitions')
+    .select('pageId')
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Distinct pages with definitions; the primary key (project_id, page_id, …) serves it. */
 export async function countPages(db: DbOrTx, projectId: string): Promise<number> {
   const row = await db
@@ -45,33 +57,6 @@ export async function upsertDefinitions(db: DbOrTx, rows: DefinitionRow[]): Prom
         updatedAt: eb.ref('excluded.updatedAt'),
       })),
     )
-    .execute();
-}
-
-/**
- * Counts one publishable-key sync in the project's window and returns the window's count: one
- * atomic upsert, so instances sharing the database never both see room for the last sync.
- */
-export async function countSync(db: DbOrTx, projectId: string, windowStart: string): Promise<number> {
-  const row = await db
-    .insertInto('definitionSyncCounts')
-    .values({ projectId, windowStart, count: 1 })
-    .onConflict((oc) =>
-      oc.columns(['projectId', 'windowStart']).doUpdateSet((eb) => ({
-        count: eb(eb.ref('definitionSyncCounts.count'), '+', 1),
-      })),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-/** Drops a project's finished windows (called when it opens a new one). */
-export async function pruneSyncCounts(db: DbOrTx, projectId: string, before: string): Promise<void> {
-  await db
-    .deleteFrom('definitionSyncCounts')
-    .where('projectId', '=', projectId)
-    .where('windowStart', '<', before)
     .execute();
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
+import { activityActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
 import { AppError } from '../../shared/errors.js';
@@ -65,7 +66,7 @@ export const definitionsRoutes =
         data: await definitions.sync(projectIdOf(request), {
           ...request.body,
           // The publishable key alone is the site; a session beside it, or a secret key, is a member.
-          caller: request.auth.via === 'publishableKey' && !request.auth.session ? 'site' : 'member',
+          actor: activityActorOf(request),
           dryRun: request.query.dryRun,
         }),
         error: null,

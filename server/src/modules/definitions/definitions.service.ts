@@ -3,11 +3,14 @@ import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../d
 import { lockRow } from '../../db/dialect/index.js';
 import { byCodeUnits } from '../../shared/canonical.js';
 import { AppError, type FieldProblem, forbidden, validationFailed } from '../../shared/errors.js';
+import type { ActivityActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
+import { actorLabel } from '../activity/activity.describe.js';
+import { recordActivity } from '../activity/activity.repository.js';
+import type { WindowLimiter } from '../rate-limits/window-limiter.js';
 import * as repo from './definitions.repository.js';
 import type { DefinitionRow } from './definitions.table.js';
 import { LIMITS } from './limits.js';
-import type { SyncLimiter } from './sync-limit.js';
 import {
   type ComponentInput,
   type FieldDeclaration,
@@ -29,7 +32,8 @@ export type SyncCaller = 'site' | 'member';
 export interface DefinitionsDeps {
   /** The project's definitionSync mode (owned by the projects module). */
   modeOf(projectId: string): Promise<SyncMode>;
-  limiter: SyncLimiter;
+  /** The shared per-project limit on publishable-key syncs (CMS_SYNC_LIMIT_PER_MINUTE). */
+  limiter: WindowLimiter;
 }
 
 /**
@@ -67,11 +71,13 @@ export async function declaredFieldTypes(
 
 /**
  * What the content module needs of definitions for pages (handed over in app.ts): the per-page
- * summary of GET /v1/pages, and removing the definitions of a deleted entry or page.
+ * summary of GET /v1/pages, removing the definitions of a deleted entry or page, and whether a page
+ * has any (a page exists while it has an entry or a definition).
  */
 export const pageDefinitions = {
   summaries: repo.definitionPageSummaries,
   remove: repo.deleteDefinitions,
+  exists: repo.pageHasDefinitions,
 };
 
 const limitReached = (message: string, limit: number) => new AppError('conflict', 409, message, { limit });
@@ -103,7 +109,8 @@ const toStored = (row: DefinitionRow): StoredDefinition => ({
 export interface SyncRequest {
   pageId: string;
   components: ComponentInput[];
-  caller: SyncCaller;
+  /** The site (publishable key alone), a member's session or a secret key: see SyncCaller. */
+  actor: ActivityActor;
   dryRun: boolean;
 }
 
@@ -130,7 +137,7 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
     async sync(projectId: string, request: SyncRequest) {
       const { pageId, components } = request;
       checkDuplicates(components);
-      const scope = await scopeFor(projectId, request.caller);
+      const scope = await scopeFor(projectId, request.actor.type === 'site' ? 'site' : 'member');
       const plan = planSync(
         (await repo.definitionsOfPage(db, projectId, pageId)).map(toStored),
         components,
@@ -201,6 +208,12 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
           await changed(TOPICS.draft, pageKey(projectId, pageId)); // new stubs: preview streams
         }
         const createdSet = new Set(created);
+        const changedCount = writes.length - added;
+        await recordActivity(trx, projectId, request.actor, {
+          action: 'definitions.synced',
+          target: { type: 'page', id: pageId },
+          summary: `${actorLabel(request.actor)} synced the definitions of ${pageId}: ${added} added, ${changedCount} changed.`,
+        });
         return {
           pageId,
           components: components.length,

@@ -13,11 +13,3 @@ export interface ComponentDefinitionsTable {
 }
 
 export type DefinitionRow = Selectable<ComponentDefinitionsTable>;
-
-/** Publishable-key syncs of a project in one fixed one-minute window (the shared sync limit). */
-export interface DefinitionSyncCountsTable {
-  projectId: string;
-  /** ISO start of the minute. */
-  windowStart: string;
-  count: number;
-}

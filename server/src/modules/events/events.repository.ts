@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/database.js';
+import type { DbOrTx, Tx } from '../../db/database.js';
 import { skipLocked } from '../../db/dialect/claim.js';
 import { byCodeUnits } from '../../shared/canonical.js';
 import { newId } from '../../shared/ids.js';
@@ -49,4 +49,30 @@ export async function claimPendingEvents(trx: Tx, limit: number, now: string): P
     .returningAll()
     .execute();
   return rows.sort((a, b) => byCodeUnits(a.id, b.id));
+}
+
+/**
+ * The outbox backlog, for /metrics: how many events wait for the dispatcher and when the oldest
+ * was written. One statement of two subqueries, both on events_pending_idx (dispatched_at, id):
+ * a count of its null range (small while the worker keeps up) and the first row of that range.
+ */
+export async function outboxBacklog(db: DbOrTx): Promise<{ pending: number; oldestAt: string | null }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('events')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('dispatchedAt', 'is', null)
+        .as('pending'),
+      eb
+        .selectFrom('events')
+        .select('createdAt')
+        .where('dispatchedAt', 'is', null)
+        .orderBy('dispatchedAt')
+        .orderBy('id')
+        .limit(1)
+        .as('oldestAt'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending ?? 0), oldestAt: row.oldestAt ?? null };
 }

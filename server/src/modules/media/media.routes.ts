@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
+import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Deleted, Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
@@ -79,10 +80,14 @@ export const mediaRoutes =
             { path: 'body.file', message: 'is required' },
           ]);
         }
-        const record = await media.upload(projectIdOf(request), {
-          stream: part.file,
-          filename: part.filename,
-        });
+        const record = await media.upload(
+          projectIdOf(request),
+          {
+            stream: part.file,
+            filename: part.filename,
+          },
+          userActorOf(request),
+        );
         return reply.code(201).send({ data: record, error: null });
       },
     );
@@ -121,7 +126,7 @@ export const mediaRoutes =
         },
       },
       async (request) => {
-        await media.remove(projectIdOf(request), request.params.id);
+        await media.remove(projectIdOf(request), request.params.id, userActorOf(request));
         return { data: { id: request.params.id, deleted: true as const }, error: null };
       },
     );

@@ -26,10 +26,12 @@ unsatisfiable; \`If-Range\` honoured), \`Content-Disposition: inline\` with the 
 
 Variants: \`w\` and/or \`h\` (1–4096), \`fit\` (cover, contain, fill, inside, outside; needs w or h;
 default cover), \`format\` (webp, avif, jpeg, png; default the original's). Images are never enlarged and
-EXIF orientation is applied. Each variant is made once and then served from disk like the original. An
+EXIF orientation is applied. Each variant is made once, kept in the media store (the local directory or the
+S3 bucket every instance shares) and then served like the original. An
 image keeps at most 50 distinct variants: a new one past that is \`400\` (existing ones keep being served).
 New variants are made one at a time per server with a short queue; when it is full the answer is
-\`503 unavailable\` with \`Retry-After\` (try again: nothing is lost). Any
+\`503 unavailable\` with \`Retry-After\` (try again: nothing is lost), as it is when an S3 media store does
+not answer. Any
 other parameter or value is \`400\`. Answers are served from the media store without a database query;
 an unknown or deleted file is \`404\`.`;
 

@@ -3,7 +3,9 @@ import type { Db } from '../../db/database.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
+import { recordActivity } from '../activity/activity.repository.js';
 import { enqueueEvent } from '../events/events.repository.js';
 import { withoutControls } from './media.http.js';
 import * as repo from './media.repository.js';
@@ -26,8 +28,10 @@ export interface Media {
 
 export interface MediaOptions {
   maxBytes: number;
-  /** Base of media URLs when a project has no cdnUrl (CMS_PUBLIC_URL). */
-  publicUrl: string;
+  /** CMS_PUBLIC_URL: the base of media URLs when a project has no cdnUrl; null when not set. */
+  publicUrl: string | null;
+  /** This instance's own address (`http://HOST:PORT`), recorded as the base when publicUrl is null. */
+  instanceUrl: string;
   /** The project's CDN base (the projects module owns it; app.ts hands over its site cache). */
   cdnUrlOf(projectId: string): Promise<string | null>;
 }
@@ -58,18 +62,25 @@ export function cleanFilename(name: string | undefined, ext: string): string {
   return base === '' || base === '.' || base === '..' ? `upload.${ext}` : base;
 }
 
-export function createMediaService(db: Db, storage: MediaStorage, options: MediaOptions) {
-  const baseUrl = async (projectId: string): Promise<string> =>
-    ((await options.cdnUrlOf(projectId)) ?? options.publicUrl).replace(/\/+$/, '');
+/**
+ * A media URL's base, the same whichever instance answers: the project's cdnUrl (shared through the
+ * database), else CMS_PUBLIC_URL (the same on every instance, as documented), else the base recorded at
+ * upload. Rejected: this instance's own address, which differs per instance (HOST, PORT) when
+ * CMS_PUBLIC_URL is not set, so one file was listed under a different URL by each instance.
+ */
+function baseOf(cdnUrl: string | null, publicUrl: string | null, row: MediaRow, instanceUrl: string): string {
+  return (cdnUrl ?? publicUrl ?? row.publicBase ?? instanceUrl).replace(/\/+$/, '');
+}
 
-  const toMedia = (row: MediaRow, base: string): Media => ({
+export function createMediaService(db: Db, storage: MediaStorage, options: MediaOptions) {
+  const toMedia = (row: MediaRow, cdnUrl: string | null): Media => ({
     id: row.id,
     filename: row.filename,
     mimeType: row.mimeType,
     size: Number(row.size),
     width: row.width,
     height: row.height,
-    url: `${base}${publicPath(row.projectId, row.storageKey)}`,
+    url: `${baseOf(cdnUrl, options.publicUrl, row, options.instanceUrl)}${publicPath(row.projectId, row.storageKey)}`,
     createdAt: row.createdAt,
   });
 
@@ -84,7 +95,7 @@ export function createMediaService(db: Db, storage: MediaStorage, options: Media
      * Stage → inspect → move into place → record. Each step that fails undoes the ones before it,
      * so a failed upload leaves neither a file nor a row.
      */
-    async upload(projectId: string, input: UploadInput): Promise<Media> {
+    async upload(projectId: string, input: UploadInput, actor: UserActor): Promise<Media> {
       const staged = storage.stagingPath();
       let key: string;
       let row: MediaRow;
@@ -103,6 +114,7 @@ export function createMediaService(db: Db, storage: MediaStorage, options: Media
           height: image.height,
           sha256: file.sha256,
           storageKey: key,
+          publicBase: options.publicUrl ?? options.instanceUrl,
           createdAt: isoNow(),
         };
         await storage.put(key, staged, {
@@ -115,15 +127,20 @@ export function createMediaService(db: Db, storage: MediaStorage, options: Media
         throw err;
       }
 
-      const base = await baseUrl(projectId).catch(async (err) => {
+      const cdnUrl = await options.cdnUrlOf(projectId).catch(async (err) => {
         await storage.delete(key);
         throw err;
       });
-      const media = toMedia(row, base);
+      const media = toMedia(row, cdnUrl);
       try {
         await db.transaction().execute(async (trx) => {
           await repo.insertMedia(trx, row);
           await enqueueEvent(trx, projectId, 'media.uploaded', { media });
+          await recordActivity(trx, projectId, actor, {
+            action: 'media.uploaded',
+            target: { type: 'media', id: row.id },
+            summary: `${actor.email} uploaded ${row.filename} (${row.width}×${row.height}).`,
+          });
         });
       } catch (err) {
         await storage.delete(key);
@@ -134,8 +151,8 @@ export function createMediaService(db: Db, storage: MediaStorage, options: Media
 
     async list(projectId: string, limit: number, cursor?: string): Promise<Media[]> {
       const rows = await repo.listMedia(db, projectId, limit, decodeCursor(cursor));
-      const base = await baseUrl(projectId);
-      return rows.map((row) => toMedia(row, base));
+      const cdnUrl = await options.cdnUrlOf(projectId);
+      return rows.map((row) => toMedia(row, cdnUrl));
     },
 
     /**
@@ -144,11 +161,16 @@ export function createMediaService(db: Db, storage: MediaStorage, options: Media
      * leaves the record, and `sweepDeletions` at the next start removes the files. Files already
      * missing are fine.
      */
-    async remove(projectId: string, id: string): Promise<void> {
+    async remove(projectId: string, id: string, actor: UserActor): Promise<void> {
       const pending = await db.transaction().execute(async (trx) => {
         const found = await repo.findMedia(trx, projectId, id);
         if (!found || !(await repo.deleteMedia(trx, projectId, id))) throw notFound('Media');
         await enqueueEvent(trx, projectId, 'media.deleted', { media: { id, filename: found.filename } });
+        await recordActivity(trx, projectId, actor, {
+          action: 'media.deleted',
+          target: { type: 'media', id },
+          summary: `${actor.email} deleted ${found.filename}.`,
+        });
         const deletion = { storageKey: found.storageKey, projectId, mediaId: id, createdAt: isoNow() };
         await repo.insertDeletion(trx, deletion);
         return deletion;

@@ -13,6 +13,12 @@ export interface MediaTable {
   /** Hex SHA-256 of the bytes: the strong ETag of the served file. */
   sha256: string;
   storageKey: string;
+  /**
+   * The URL base at upload (CMS_PUBLIC_URL or the uploading instance's address): the base of `url`
+   * wherever it is listed, unless the project has a cdnUrl or the instance has CMS_PUBLIC_URL.
+   * Null for rows from before migration 0014.
+   */
+  publicBase: string | null;
   createdAt: string;
 }
 

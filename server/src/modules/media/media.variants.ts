@@ -10,7 +10,9 @@ import type { MediaStorage } from './storage/storage.js';
 /**
  * On-the-fly image variants: `?w=&h=&fit=&format=` on a media URL. Each distinct variant is made
  * once with sharp and kept in the store beside its original (`variants/<project>/<media>/…`), so
- * the next request is a plain file read; deleting the media deletes the folder.
+ * the next request, on any instance sharing the store, is a plain read; deleting the media deletes
+ * them all. Two instances asked for a new variant at once may both make it: the same bytes under the
+ * same key, the later put replacing the earlier whole.
  */
 
 export const MAX_VARIANT_SIDE = 4096;
@@ -141,13 +143,14 @@ export function createVariantMaker(storage: MediaStorage) {
     async ensure(originalKey: string, key: string, spec: VariantSpec): Promise<void> {
       const running = inFlight.get(key);
       if (running) return running;
-      if ((await storage.countPrefix(key.slice(0, key.lastIndexOf('/') + 1))) >= MAX_VARIANTS_PER_MEDIA) {
-        throw validationFailed(
-          `This image already has ${MAX_VARIANTS_PER_MEDIA} variants; use one of its existing sizes.`,
-          [{ path: 'querystring', message: `at most ${MAX_VARIANTS_PER_MEDIA} distinct variants per image` }],
-        );
-      }
-      const job = limit.run(() => make(originalKey, key, spec)).finally(() => inFlight.delete(key));
+      // Registered before the first await (the count is a listing on S3): requests arriving meanwhile
+      // wait for this job instead of each making and uploading the variant.
+      const job = (async () => {
+        if ((await storage.countPrefix(key.slice(0, key.lastIndexOf('/') + 1))) >= MAX_VARIANTS_PER_MEDIA) {
+          throw tooManyVariants();
+        }
+        await limit.run(() => make(originalKey, key, spec));
+      })().finally(() => inFlight.delete(key));
       inFlight.set(key, job);
       return job;
     },
@@ -155,3 +158,9 @@ export function createVariantMaker(storage: MediaStorage) {
 }
 
 export type VariantMaker = ReturnType<typeof createVariantMaker>;
+
+const tooManyVariants = () =>
+  validationFailed(
+    `This image already has ${MAX_VARIANTS_PER_MEDIA} variants; use one of its existing sizes.`,
+    [{ path: 'querystring', message: `at most ${MAX_VARIANTS_PER_MEDIA} distinct variants per image` }],
+  );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
+import { activityActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { Envelope, errors } from '../../http/schemas.js';
@@ -52,7 +53,10 @@ export const objectsRoutes =
           response: { 200: Envelope(SaveResult), ...errors(400) },
         },
       },
-      async (request) => ({ data: await objects.save(projectIdOf(request), request.body), error: null }),
+      async (request) => ({
+        data: await objects.save(projectIdOf(request), request.body, activityActorOf(request)),
+        error: null,
+      }),
     );
 
     app.delete(
@@ -71,7 +75,12 @@ Callers: as for save, an editor or admin session, or a \`write\` secret key (a \
         },
       },
       async (request) => ({
-        data: await objects.remove(projectIdOf(request), request.params.type, request.params.id),
+        data: await objects.remove(
+          projectIdOf(request),
+          request.params.type,
+          request.params.id,
+          activityActorOf(request),
+        ),
         error: null,
       }),
     );

@@ -3,9 +3,11 @@ import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
 import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
 import { forbidden, notFound, validationFailed } from '../../shared/errors.js';
 import { MemoCache } from '../../shared/memo-cache.js';
-import type { Credential } from '../../shared/principals.js';
+import type { ActivityActor, Credential } from '../../shared/principals.js';
 import { randomToken } from '../../shared/secrets.js';
 import { isoNow } from '../../shared/time.js';
+import { actorLabel } from '../activity/activity.describe.js';
+import { recordActivity } from '../activity/activity.repository.js';
 import { enqueueEvent } from '../events/events.repository.js';
 import { LIMITS } from './objects.limits.js';
 import { planSave, type SaveInput } from './objects.plan.js';
@@ -42,12 +44,15 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
   }
 
   return {
+    /** Hits and misses of the published view cache, for /metrics. */
+    cacheCounts: () => ({ objects: published.counts }),
+
     /**
      * One transaction, a fixed handful of batched statements: lock/create the objects (sorted),
      * upsert fields, upsert items, drop the items each sent collection no longer has, and write
      * the objects.published event with the change.
      */
-    async save(projectId: string, input: SaveInput): Promise<SaveResult> {
+    async save(projectId: string, input: SaveInput, actor: ActivityActor): Promise<SaveResult> {
       const plan = planSave(input);
       const saveId = randomToken('', 12);
       const objectKeys = plan.objects.map((o) => ({ type: o.type, objectId: o.id, published: o.published }));
@@ -115,6 +120,19 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
           await changes.notify(trx, TOPICS.snapshot, projectId);
         }
 
+        // One record per object, so `?targetId=type/id` finds every save of it.
+        const who = actorLabel(actor);
+        await recordActivity(
+          trx,
+          projectId,
+          actor,
+          plan.objects.map((o) => ({
+            action: 'objects.saved' as const,
+            target: { type: 'object' as const, id: `${o.type}/${o.id}` },
+            summary: `${who} saved ${o.type} ${o.id}${o.published ? ' and published it' : ' as a draft'}.`,
+          })),
+        );
+
         const fieldsInserted = fieldsAfter - fieldsBefore;
         const itemsInserted = itemsAfter - itemsBefore;
         return {
@@ -138,6 +156,7 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
       projectId: string,
       type: string,
       id: string,
+      actor: ActivityActor,
     ): Promise<{ type: string; id: string; deleted: true }> {
       const row = await db.transaction().execute(async (trx) => {
         const deleted = await repo.deleteObject(trx, projectId, { type, objectId: id });
@@ -146,6 +165,11 @@ export function createObjectsService(db: Db, changes: ChangeBus) {
           await enqueueEvent(trx, projectId, 'objects.deleted', { objects: [{ type, id }] });
           await changes.notify(trx, TOPICS.snapshot, projectId);
         }
+        await recordActivity(trx, projectId, actor, {
+          action: 'objects.deleted',
+          target: { type: 'object', id: `${type}/${id}` },
+          summary: `${actorLabel(actor)} deleted ${type} ${id}.`,
+        });
         return deleted;
       });
       if (row.publishedAt !== null) changes.deliverLocal(TOPICS.snapshot, projectId);

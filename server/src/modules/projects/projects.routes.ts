@@ -1,10 +1,11 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
+import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
 import { conflict, rateLimited } from '../../shared/errors.js';
+import type { WindowLimiter } from '../rate-limits/window-limiter.js';
 import {
   CreateProjectBody,
   CreateProjectResponse,
@@ -18,29 +19,22 @@ import type { ProjectsService } from './projects.service.js';
 const tags = ['Projects'];
 
 export const projectsRoutes =
-  (projects: ProjectsService, createLimitPerHour: number): FastifyPluginAsyncTypebox =>
+  (projects: ProjectsService, createLimit: WindowLimiter): FastifyPluginAsyncTypebox =>
   async (app) => {
-    // Creating a project needs no credential, so it is the one write a stranger can repeat: cap it
-    // per client address. In memory per instance (a soft limit; login limits are the hard, shared ones).
-    await app.register(rateLimit, {
-      global: false,
-      errorResponseBuilder: (_request, context) =>
-        rateLimited(
-          Math.max(1, Math.ceil(context.ttl / 1000)),
-          'Too many projects created from this address.',
-        ),
-    });
-
     app.post(
       '/',
       {
-        config: { access: access.anyone, rateLimit: { max: createLimitPerHour, timeWindow: 3_600_000 } },
+        config: { access: access.anyone },
+        // Creating a project needs no credential, so it is the one write a stranger can repeat (and,
+        // with an existing email, a password guess): every valid request counts against the client
+        // address, in the database, so the limit holds across instances.
+        preHandler: async (request) => createLimit.hit(request.ip),
         schema: {
           tags,
           operationId: 'createProject',
           summary: 'Create a project and its first admin',
           description:
-            'No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour): 429 with Retry-After.',
+            'No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour, counted in the database and shared by every instance): 429 with Retry-After.',
           body: CreateProjectBody,
           response: {
             201: Envelope(CreateProjectResponse),
@@ -108,7 +102,10 @@ export const projectsRoutes =
           },
         },
       },
-      async (request) => ({ data: await projects.update(projectIdOf(request), request.body), error: null }),
+      async (request) => ({
+        data: await projects.update(projectIdOf(request), request.body, userActorOf(request)),
+        error: null,
+      }),
     );
 
     app.post(
@@ -124,6 +121,9 @@ export const projectsRoutes =
           response: { 200: Envelope(Project), ...errors(400) },
         },
       },
-      async (request) => ({ data: await projects.rotateKey(projectIdOf(request)), error: null }),
+      async (request) => ({
+        data: await projects.rotateKey(projectIdOf(request), userActorOf(request)),
+        error: null,
+      }),
     );
   };

@@ -5,9 +5,11 @@ import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail, verifyPassword } from '../../shared/passwords.js';
+import type { UserActor } from '../../shared/principals.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { randomToken } from '../../shared/secrets.js';
 import { isoNow } from '../../shared/time.js';
+import { recordActivity } from '../activity/activity.repository.js';
 import * as users from '../users/users.repository.js';
 import type { Role } from '../users/users.table.js';
 import * as repo from './projects.repository.js';
@@ -176,6 +178,16 @@ export function createProjectsService(
               now,
             });
           await users.insertMembership(trx, { projectId, accountId, role: 'admin', now });
+          await recordActivity(
+            trx,
+            projectId,
+            { type: 'user', id: accountId, email },
+            {
+              action: 'project.created',
+              target: { type: 'project', id: projectId },
+              summary: `${email} created the project "${input.name}".`,
+            },
+          );
           const project = toProject((await repo.findProject(trx, projectId))!, []);
           return { project, admin: { id: accountId, email, role: 'admin' as const } };
         });
@@ -193,7 +205,7 @@ export function createProjectsService(
       return rows.map((row) => ({ ...toProject(row, hooks), role: row.role }));
     },
 
-    async update(projectId: string, patch: ProjectPatch): Promise<Project> {
+    async update(projectId: string, patch: ProjectPatch, actor: UserActor): Promise<Project> {
       // Outbound safety (contract §4): checked before the transaction, as it resolves host names.
       if (patch.deployHooks) await checkDeployHookTargets(patch.deployHooks, options.allowPrivate);
       await transactionWithChanges(db, changes, async (trx, changed) => {
@@ -215,15 +227,27 @@ export function createProjectsService(
             mergeDeployHooks(projectId, patch.deployHooks, stored, now, options.secrets),
           );
         }
+        // Names of what changed, never values: deploy hooks carry secrets.
+        const fields = Object.keys(patch).filter((k) => patch[k as keyof ProjectPatch] !== undefined);
+        await recordActivity(trx, projectId, actor, {
+          action: 'project.updated',
+          target: { type: 'project', id: projectId },
+          summary: `${actor.email} changed the project's ${fields.join(', ') || 'settings'}.`,
+        });
       });
       return get(projectId);
     },
 
     /** A new publishable key; the old one stops working with the next request. */
-    async rotateKey(projectId: string): Promise<Project> {
+    async rotateKey(projectId: string, actor: UserActor): Promise<Project> {
       await transactionWithChanges(db, changes, async (trx, changed) => {
         await repo.updateProject(trx, projectId, { apiKey: newApiKey(), updatedAt: isoNow() });
         await changed(TOPICS.project, projectId);
+        await recordActivity(trx, projectId, actor, {
+          action: 'project.key_rotated',
+          target: { type: 'project', id: projectId },
+          summary: `${actor.email} rotated the publishable key; the old key stopped working.`,
+        });
       });
       return get(projectId);
     },

@@ -53,6 +53,9 @@ export function createSiteCache(db: Db, bus: ChangeBus) {
 
     /** The project's site; null for an unknown project. */
     byId: (projectId: string): Promise<Site | null> => byProject.getOrLoad(projectId, loadById, known),
+
+    /** Hits and misses of each cache, for /metrics. */
+    cacheCounts: () => ({ site_key: byKey.counts, site_project: byProject.counts }),
   };
 }
 

@@ -118,6 +118,9 @@ export function createSnapshotService(bus: ChangeBus, sources: SnapshotSources) 
     peekEtag: (projectId: string): string | undefined => cache.get(projectId)?.etag,
 
     snapshot: (projectId: string): Promise<BuiltSnapshot> => cache.getOrLoad(projectId, build),
+
+    /** Hits and misses, for /metrics. */
+    cacheCounts: () => ({ snapshot: cache.counts }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
+import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Deleted, Envelope, errors } from '../../http/schemas.js';
 import { conflict, notFound } from '../../shared/errors.js';
@@ -43,7 +44,7 @@ export const usersRoutes =
         },
       },
       async (request, reply) => {
-        const user = await users.create(projectIdOf(request), request.body);
+        const user = await users.create(projectIdOf(request), request.body, userActorOf(request));
         return reply.code(201).send({ data: user, error: null });
       },
     );
@@ -62,7 +63,7 @@ export const usersRoutes =
         },
       },
       async (request) => ({
-        data: await users.update(projectIdOf(request), request.params.id, request.body),
+        data: await users.update(projectIdOf(request), request.params.id, request.body, userActorOf(request)),
         error: null,
       }),
     );
@@ -80,7 +81,7 @@ export const usersRoutes =
         },
       },
       async (request) => {
-        await users.remove(projectIdOf(request), request.params.id);
+        await users.remove(projectIdOf(request), request.params.id, userActorOf(request));
         return { data: { id: request.params.id, deleted: true as const }, error: null };
       },
     );

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
+import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Deleted, Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
@@ -60,9 +61,10 @@ export const webhooksRoutes =
         },
       },
       async (request, reply) =>
-        reply
-          .code(201)
-          .send({ data: await webhooks.create(projectIdOf(request), request.body), error: null }),
+        reply.code(201).send({
+          data: await webhooks.create(projectIdOf(request), request.body, userActorOf(request)),
+          error: null,
+        }),
     );
 
     app.patch(
@@ -80,7 +82,12 @@ export const webhooksRoutes =
         },
       },
       async (request) => ({
-        data: await webhooks.update(projectIdOf(request), request.params.id, request.body),
+        data: await webhooks.update(
+          projectIdOf(request),
+          request.params.id,
+          request.body,
+          userActorOf(request),
+        ),
         error: null,
       }),
     );
@@ -98,7 +105,7 @@ export const webhooksRoutes =
         },
       },
       async (request) => {
-        await webhooks.remove(projectIdOf(request), request.params.id);
+        await webhooks.remove(projectIdOf(request), request.params.id, userActorOf(request));
         return { data: { id: request.params.id, deleted: true as const }, error: null };
       },
     );
@@ -118,7 +125,7 @@ export const webhooksRoutes =
         },
       },
       async (request) => ({
-        data: await webhooks.rotateSecret(projectIdOf(request), request.params.id),
+        data: await webhooks.rotateSecret(projectIdOf(request), request.params.id, userActorOf(request)),
         error: null,
       }),
     );

@@ -6,9 +6,11 @@ import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
+import type { UserActor } from '../../shared/principals.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { isoAt, isoNow } from '../../shared/time.js';
 import { newWebhookSecret } from '../../shared/webhook-signing.js';
+import { recordActivity } from '../activity/activity.repository.js';
 import { EVENT_TYPES } from '../events/event-types.js';
 import { afterDelivery, newDelivery, sendDelivery } from './webhooks.jobs.js';
 import * as repo from './webhooks.repository.js';
@@ -56,6 +58,15 @@ export interface WebhooksDeps {
   secrets: SecretBox;
 }
 
+/** A webhook as a summary names it: its host only, as a URL's path or query may carry a token. */
+function describe(row: { url: string }): string {
+  try {
+    return `the webhook to ${new URL(row.url).host}`;
+  } catch {
+    return 'a webhook';
+  }
+}
+
 export function createWebhooksService(db: Db, deps: WebhooksDeps) {
   async function checkUrl(url: string): Promise<void> {
     const problem = await hookUrlProblem(url, deps.allowPrivateTargets);
@@ -78,7 +89,11 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
       return { webhooks: rows.map(toWebhook), eventTypes: EVENT_TYPES.map((e) => ({ ...e })) };
     },
 
-    async create(projectId: string, input: { url: string; events: string[]; description?: string }) {
+    async create(
+      projectId: string,
+      input: { url: string; events: string[]; description?: string },
+      actor: UserActor,
+    ) {
       await checkUrl(input.url);
       const now = isoNow();
       const secret = newWebhookSecret();
@@ -93,7 +108,14 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
         createdAt: now,
         updatedAt: now,
       };
-      await repo.insertWebhook(db, row);
+      await db.transaction().execute(async (trx) => {
+        await repo.insertWebhook(trx, row);
+        await recordActivity(trx, projectId, actor, {
+          action: 'webhook.created',
+          target: { type: 'webhook', id: row.id },
+          summary: `${actor.email} created ${describe(row)} (${input.events.join(', ')}).`,
+        });
+      });
       return { ...toWebhook(row), secret };
     },
 
@@ -101,30 +123,56 @@ export function createWebhooksService(db: Db, deps: WebhooksDeps) {
       projectId: string,
       id: string,
       patch: { url?: string; events?: string[]; description?: string; active?: boolean },
+      actor: UserActor,
     ): Promise<Webhook> {
       if (patch.url !== undefined) await checkUrl(patch.url);
-      const updated = await repo.updateWebhook(db, projectId, id, {
-        updatedAt: isoNow(),
-        ...(patch.url !== undefined && { url: patch.url }),
-        ...(patch.events !== undefined && { events: JSON.stringify(patch.events) }),
-        ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.active !== undefined && { active: patch.active ? 1 : 0 }),
+      return db.transaction().execute(async (trx) => {
+        const updated = await repo.updateWebhook(trx, projectId, id, {
+          updatedAt: isoNow(),
+          ...(patch.url !== undefined && { url: patch.url }),
+          ...(patch.events !== undefined && { events: JSON.stringify(patch.events) }),
+          ...(patch.description !== undefined && { description: patch.description }),
+          ...(patch.active !== undefined && { active: patch.active ? 1 : 0 }),
+        });
+        if (!updated) throw notFound('Webhook');
+        const row = (await repo.findWebhook(trx, projectId, id))!;
+        const fields = Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined);
+        await recordActivity(trx, projectId, actor, {
+          action: 'webhook.updated',
+          target: { type: 'webhook', id },
+          summary: `${actor.email} changed ${describe(row)}: ${fields.join(', ') || 'nothing'}.`,
+        });
+        return toWebhook(row);
       });
-      if (!updated) throw notFound('Webhook');
-      return toWebhook(await existing(projectId, id));
     },
 
-    async remove(projectId: string, id: string): Promise<void> {
-      if (!(await repo.deleteWebhook(db, projectId, id))) throw notFound('Webhook');
+    remove(projectId: string, id: string, actor: UserActor): Promise<void> {
+      return db.transaction().execute(async (trx) => {
+        const row = await repo.findWebhook(trx, projectId, id);
+        if (!row || !(await repo.deleteWebhook(trx, projectId, id))) throw notFound('Webhook');
+        await recordActivity(trx, projectId, actor, {
+          action: 'webhook.deleted',
+          target: { type: 'webhook', id },
+          summary: `${actor.email} deleted ${describe(row)}.`,
+        });
+      });
     },
 
     /** A new secret; every attempt from now on (retries included) is signed with it only. */
-    async rotateSecret(projectId: string, id: string): Promise<{ secret: string }> {
+    rotateSecret(projectId: string, id: string, actor: UserActor): Promise<{ secret: string }> {
       const secret = newWebhookSecret();
       const sealed = deps.secrets.seal(secret);
-      if (!(await repo.updateWebhook(db, projectId, id, { secret: sealed, updatedAt: isoNow() })))
-        throw notFound('Webhook');
-      return { secret };
+      return db.transaction().execute(async (trx) => {
+        if (!(await repo.updateWebhook(trx, projectId, id, { secret: sealed, updatedAt: isoNow() })))
+          throw notFound('Webhook');
+        const row = (await repo.findWebhook(trx, projectId, id))!;
+        await recordActivity(trx, projectId, actor, {
+          action: 'webhook.secret_rotated',
+          target: { type: 'webhook', id },
+          summary: `${actor.email} rotated the signing secret of ${describe(row)}.`,
+        });
+        return { secret };
+      });
     },
 
     async deliveries(projectId: string, id: string, query: { limit: number; cursor?: string }) {

@@ -1,15 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { close, createReadStream, fstat, open } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { access, constants, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
+import { createStaging } from './staging.js';
 import { assertKey, type MediaStorage, type StoredMeta, type StoredObject } from './storage.js';
 
 const openFd = promisify(open);
 const fstatFd = promisify(fstat);
 
-/** A staging file untouched this long belongs to no live upload (uploads write continuously). */
-const STALE_STAGING_MS = 15 * 60 * 1000;
 /** Metadata of this many objects is kept in memory, so a served file costs one open and one fstat. */
 const META_CACHE_SIZE = 10_000;
 
@@ -19,16 +17,19 @@ const META_CACHE_SIZE = 10_000;
  * is written before the data file is renamed into place, and deleted after it, so a data file that
  * can be opened always has its metadata. Staging lives under the same directory so `rename` is
  * atomic (same file system).
+ *
+ * The metadata cache cannot serve a deleted file: every `open` opens the data file first, and a
+ * missing file is a miss whatever the cache holds (true too of instances sharing one directory).
  */
 export function createLocalStorage(dataDir: string): MediaStorage {
   const root = resolve(dataDir, 'media');
-  const staging = join(root, 'tmp');
+  const staging = createStaging(resolve(root, 'tmp'));
   const metaCache = new Map<string, StoredMeta>();
 
   const pathOf = (key: string): string => {
     assertKey(key);
     const path = resolve(root, key);
-    if (!path.startsWith(root + sep) || path.startsWith(staging + sep)) {
+    if (!path.startsWith(root + sep) || path.startsWith(staging.dir + sep)) {
       throw new Error(`Media key outside the store: ${key}`);
     }
     return path;
@@ -57,19 +58,9 @@ export function createLocalStorage(dataDir: string): MediaStorage {
   }
 
   return {
-    async init() {
-      await mkdir(staging, { recursive: true });
-      // Files left by a crash mid-upload. Only stale ones: another process may share this
-      // directory and be uploading right now (its files are being written, so they are fresh).
-      const now = Date.now();
-      for (const name of await readdir(staging)) {
-        const path = join(staging, name);
-        const info = await stat(path).catch(() => null);
-        if (info && now - info.mtimeMs > STALE_STAGING_MS) await rm(path, { force: true, recursive: true });
-      }
-    },
+    init: () => staging.init(),
 
-    stagingPath: () => join(staging, `${randomUUID()}.part`),
+    stagingPath: () => staging.path(),
 
     async put(key, stagedFile, meta) {
       const path = pathOf(key);
@@ -160,11 +151,15 @@ export function createLocalStorage(dataDir: string): MediaStorage {
       await rm(dir, { recursive: true, force: true });
     },
 
-    async discard(stagedFile) {
-      const path = resolve(stagedFile);
-      if (!path.startsWith(staging + sep)) throw new Error(`Not a staging file: ${stagedFile}`);
-      await rm(path, { force: true });
+    discard: (stagedFile) => staging.discard(stagedFile),
+
+    // One access(2) on the staging directory: it sits inside the store, so a removed or read-only
+    // store (a lost mount, a full remount read-only) fails it, and an upload would fail the same way.
+    async check() {
+      await access(staging.dir, constants.R_OK | constants.W_OK);
     },
+
+    async close() {},
   };
 }
 

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where media bytes live. Routes and the service speak only this interface, so an S3-compatible
- * store can replace the local directory without touching them: `put` is an upload of the staged
- * file (plus object metadata), `open` a HEAD, `stream` a ranged GET, `deletePrefix` a list+delete.
+ * Where media bytes live: a local directory (local.ts) or an S3-compatible bucket (s3.ts), chosen by
+ * create.ts. Routes and the service speak only this interface: `put` is an upload of the staged file
+ * (plus object metadata), `open` a HEAD, `stream` a ranged GET, `deletePrefix` a list+delete.
  *
  * Keys are ours, never a client's: `originals/<projectId>/<mediaId>.<ext>` and
  * `variants/<projectId>/<mediaId>/<spec>.<ext>`. Implementations refuse anything else.
@@ -51,6 +51,14 @@ export interface MediaStorage {
   deletePrefix(prefix: string): Promise<void>;
   /** Removes a staging file that will not be put (failed upload); missing is fine. */
   discard(stagedFile: string): Promise<void>;
+  /** Releases connections (the app's onClose). */
+  close(): Promise<void>;
+  /**
+   * Rejects when the store cannot take uploads or serve files right now (GET /health/ready reports
+   * it). Called on every readiness poll, so it must be cheap: the local store checks that its
+   * directory is there and writable; a remote store may answer from a recent success.
+   */
+  check(): Promise<void>;
 }
 
 const KEY = /^(originals|variants)\/[A-Za-z0-9_-]+\/(?:[A-Za-z0-9_-]+\/)?[A-Za-z0-9_.-]+$/;

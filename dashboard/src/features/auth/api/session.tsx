@@ -1,0 +1,122 @@
+import type { FolioClient, Schemas } from '@folio/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createApi, unwrap } from '../../../lib/api';
+import { storage } from '../../../lib/storage';
+
+/**
+ * The signed-in session. The token is kept in sessionStorage (src/lib/storage.ts says why) so a reload
+ * keeps the editor signed in; it never goes into a URL. When the API rejects the session (a 401: it
+ * expired or was ended elsewhere) the token is dropped and the sign-in screen comes back, but drafts
+ * and the current address stay, so the editor carries on where they were after signing in again.
+ * Signing out ends the session on the server and clears every cached byte: the query cache and storage.
+ */
+
+type Me = Schemas['Me'];
+export type SessionState =
+  | { status: 'checking' }
+  | { status: 'signedOut'; reason?: 'expired' }
+  | { status: 'signedIn'; user: Me };
+
+interface SessionValue {
+  state: SessionState;
+  api: FolioClient;
+  signIn(email: string, password: string): Promise<void>;
+  signOut(): Promise<void>;
+  /** After the account changed (a project created): reload `me`. */
+  refreshUser(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+const TOKEN = 'session';
+const ACCOUNT = 'account';
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<SessionState>(() =>
+    storage.get(TOKEN) ? { status: 'checking' } : { status: 'signedOut' },
+  );
+
+  const api = useMemo(
+    () =>
+      createApi(() => {
+        storage.remove(TOKEN);
+        api.updateCredentials({ session: undefined });
+        setState({ status: 'signedOut', reason: 'expired' });
+      }),
+    [],
+  );
+
+  // A token kept from before a reload: check it once (GET /v1/auth/me); a 401 shows the sign-in.
+  useEffect(() => {
+    const token = storage.get(TOKEN);
+    if (!token) return;
+    api.updateCredentials({ session: token });
+    let live = true;
+    api.GET('/v1/auth/me').then(
+      (result) => {
+        if (!live) return;
+        if (result.ok && !result.notModified) setState({ status: 'signedIn', user: result.data });
+        else if (!result.ok && result.status !== 401) setState({ status: 'signedOut' });
+      },
+      () => live && setState({ status: 'signedOut' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  const signIn = useCallback(
+    async (email: string, password: string) => {
+      const login = unwrap(await api.POST('/v1/auth/login', { body: { email, password } }));
+      // Another account in this tab: nothing of the previous one may show (cache, drafts).
+      const previous = storage.get(ACCOUNT);
+      if (previous && previous !== login.user.id) {
+        queryClient.clear();
+        storage.clearAll();
+      }
+      storage.set(TOKEN, login.token);
+      storage.set(ACCOUNT, login.user.id);
+      api.updateCredentials({ session: login.token });
+      setState({ status: 'signedIn', user: login.user });
+    },
+    [api, queryClient],
+  );
+
+  const signOut = useCallback(async () => {
+    // Best effort: the token is forgotten here whatever the server answers.
+    await api.POST('/v1/auth/logout').catch(() => undefined);
+    api.setCredentials({});
+    await queryClient.cancelQueries();
+    queryClient.clear();
+    storage.clearAll();
+    setState({ status: 'signedOut' });
+  }, [api, queryClient]);
+
+  const refreshUser = useCallback(async () => {
+    const me = unwrap(await api.GET('/v1/auth/me'));
+    setState({ status: 'signedIn', user: me });
+  }, [api]);
+
+  const value = useMemo(
+    () => ({ state, api, signIn, signOut, refreshUser }),
+    [state, api, signIn, signOut, refreshUser],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
+}
+
+/** The API client of the signed-in session. */
+export const useApi = (): FolioClient => useSession().api;
+
+/** The signed-in account (only inside the signed-in part of the app). */
+export function useUser(): Me {
+  const { state } = useSession();
+  if (state.status !== 'signedIn') throw new Error('useUser while signed out');
+  return state.user;
+}

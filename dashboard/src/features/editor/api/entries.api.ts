@@ -1,0 +1,161 @@
+import type { FolioClient, Schemas } from '@folio/client';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, inProject, unwrap } from '../../../lib/api';
+import { useApi } from '../../auth/api/session';
+
+export type Entry = Schemas['Entry'];
+export type Definition = Schemas['Definition'];
+
+export const entryKeys = {
+  page: (projectId: string, pageId: string) => ['project', projectId, 'page', pageId] as const,
+  entries: (projectId: string, pageId: string) => ['project', projectId, 'page', pageId, 'entries'] as const,
+  definitions: (projectId: string, pageId: string) =>
+    ['project', projectId, 'page', pageId, 'definitions'] as const,
+  history: (projectId: string, entryId: string) => ['project', projectId, 'history', entryId] as const,
+};
+
+/**
+ * Where a content call acts: the project, and its publishable key. Content routes take the session
+ * together with the site's key (contract §2, "editorWithSiteKey"); members read the key on the project.
+ */
+export interface Site {
+  projectId: string;
+  apiKey: string;
+}
+
+const siteHeaders = (site: Site) => ({ ...inProject(site.projectId), 'x-cms-key': site.apiKey });
+const ifMatch = (version: number) => `"${version}"`;
+
+/** Every entry of the page with its working fields (a session beside the key sees drafts). */
+export function usePageEntries(site: Site | undefined, pageId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: entryKeys.entries(site?.projectId ?? '', pageId),
+    enabled: site !== undefined,
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/v1/content/{id}', {
+          params: { path: { id: pageId } },
+          headers: siteHeaders(site!),
+        }),
+      ),
+  });
+}
+
+export function useDefinitions(projectId: string, pageId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: entryKeys.definitions(projectId, pageId),
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/v1/definitions/{pageId}', {
+          params: { path: { pageId } },
+          headers: inProject(projectId),
+        }),
+      ),
+  });
+}
+
+export function useHistory(projectId: string, entryId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: entryKeys.history(projectId, entryId),
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/v1/content/{entryId}/history', {
+          params: { path: { entryId }, query: { limit: 200 } },
+          headers: inProject(projectId),
+        }),
+      ),
+  });
+}
+
+/** The writes of the editor; each throws an ApiError (412 included) for the caller to show. */
+export const entryWrites = (api: FolioClient, site: Site) => ({
+  async save(entryId: string, fields: Record<string, unknown>, publish: boolean, version: number) {
+    return unwrap(
+      await api.PATCH('/v1/content/{id}', {
+        params: { path: { id: entryId } },
+        headers: { ...siteHeaders(site), 'if-match': ifMatch(version) },
+        body: { fields, status: publish ? 'published' : 'draft' },
+      }),
+    );
+  },
+  async unpublish(entryId: string, version: number) {
+    return unwrap(
+      await api.POST('/v1/content/{entryId}/unpublish', {
+        params: { path: { entryId } },
+        headers: { ...siteHeaders(site), 'if-match': ifMatch(version) },
+      }),
+    );
+  },
+  async remove(entryId: string) {
+    return unwrap(
+      await api.DELETE('/v1/content/{id}', { params: { path: { id: entryId } }, headers: siteHeaders(site) }),
+    );
+  },
+  async publishPage(pageId: string) {
+    return unwrap(
+      await api.POST('/v1/content/bulk-publish', { headers: siteHeaders(site), body: { pageId } }),
+    );
+  },
+  async restore(entryId: string, historyId: string, version: number) {
+    return unwrap(
+      await api.POST('/v1/content/{entryId}/history/{historyId}/restore', {
+        params: { path: { entryId, historyId } },
+        headers: { ...siteHeaders(site), 'if-match': ifMatch(version) },
+      }),
+    );
+  },
+});
+
+export interface ChangedBy {
+  who: string | null;
+  at: string | null;
+  currentVersion: number | null;
+}
+
+/** The version the server has now, from a 412's details. */
+export const currentVersionOf = (error: ApiError): number | null => {
+  const details = error.details as { currentVersion?: unknown } | undefined;
+  return typeof details?.currentVersion === 'number' ? details.currentVersion : null;
+};
+
+/**
+ * Who changed an entry last, for the conflict dialog: the activity log names every change (admins
+ * may read it); an editor falls back on the publish history, which names only publishes.
+ */
+export async function whoChanged(
+  api: FolioClient,
+  projectId: string,
+  entryId: string,
+): Promise<Omit<ChangedBy, 'currentVersion'>> {
+  const activity = await api.GET('/v1/activity', {
+    params: { query: { targetId: entryId, limit: 1 } },
+    headers: inProject(projectId),
+  });
+  if (activity.ok && !activity.notModified) {
+    const last = activity.data[0];
+    if (last) {
+      const actor = last.actor;
+      const who =
+        actor.type === 'user'
+          ? actor.email
+          : actor.type === 'apiKey'
+            ? `API key “${actor.name}”`
+            : actor.type;
+      return { who, at: last.at };
+    }
+  }
+  const history = await api.GET('/v1/content/{entryId}/history', {
+    params: { path: { entryId }, query: { limit: 1 } },
+    headers: inProject(projectId),
+  });
+  if (history.ok && !history.notModified && history.data[0]) {
+    return { who: history.data[0].actor.email, at: history.data[0].at };
+  }
+  return { who: null, at: null };
+}
+
+export const isConflict = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 412;

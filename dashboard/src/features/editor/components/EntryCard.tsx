@@ -1,0 +1,333 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  JsonInput,
+  Modal,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError, messageOf } from '../../../lib/api';
+import { useApi } from '../../auth/api/session';
+import { pageKeys, pagePath } from '../../pages/api/pages.api';
+import { ScheduleButton } from '../../schedules/components/ScheduleButton';
+import {
+  type ChangedBy,
+  currentVersionOf,
+  type Definition,
+  type Entry,
+  entryKeys,
+  entryWrites,
+  isConflict,
+  type Site,
+  whoChanged,
+} from '../api/entries.api';
+import { type Draft, drafts } from '../lib/drafts';
+import { type FieldType, type FormValue, isFieldType, sameValue, toForm, toWire } from '../lib/fields';
+import { ConflictAlert } from './ConflictAlert';
+import { FieldControl } from './FieldControl';
+
+type Action = 'save' | 'publish' | 'unpublish';
+
+interface Props {
+  entry: Entry;
+  definition: Definition | undefined;
+  site: Site;
+  canDelete: boolean;
+  onDirty(entryId: string, dirty: boolean): void;
+}
+
+/**
+ * One entry as a form made from its definition. Edits live in a draft (src/features/editor/lib/drafts.ts)
+ * written to storage on every change; saving sends only the changed keys, with If-Match of the version
+ * the edits were made on.
+ */
+export function EntryCard({ entry, definition, site, canDelete, onDirty }: Props) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const titleId = useId();
+  const { projectId } = site;
+  const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id));
+  const [restored] = useState(() => draft !== null);
+  const [busy, setBusy] = useState<Action | 'delete' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<(ChangedBy & { action: Action }) | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  // Bumped when the server's copy replaces what the controls show (the rich text editor keeps its own state).
+  const [generation, setGeneration] = useState(0);
+
+  const declared = (definition?.fields ?? []).filter((f): f is { key: string; type: FieldType } =>
+    isFieldType(f.type),
+  );
+  const declaredKeys = new Set(declared.map((f) => f.key));
+  const undeclared = Object.keys(entry.fields)
+    .filter((k) => !declaredKeys.has(k))
+    .sort();
+  const edits = draft?.values ?? {};
+  const dirty = draft !== null;
+
+  const setDraft = (next: Draft | null) => {
+    setDraftState(next);
+    if (next) drafts.write(projectId, entry.id, next);
+    else drafts.remove(projectId, entry.id);
+  };
+
+  useEffect(() => {
+    onDirty(entry.id, dirty);
+  }, [dirty, entry.id, onDirty]);
+  useEffect(() => () => onDirty(entry.id, false), [entry.id, onDirty]);
+  // A new version from the server with nothing of ours pending: show it (fresh controls).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new version should remount the controls
+  useEffect(() => {
+    if (draft === null) setGeneration((g) => g + 1);
+  }, [entry.version]);
+
+  const change = (key: string, type: FieldType, value: FormValue) => {
+    setError(null);
+    const wire = toWire(type, value);
+    const values = { ...edits };
+    if (wire.ok && sameValue(wire.value, entry.fields[key])) delete values[key];
+    else values[key] = value;
+    setDraft(Object.keys(values).length > 0 ? { version: draft?.version ?? entry.version, values } : null);
+  };
+
+  const problems = declared
+    .filter((f) => f.key in edits)
+    .map((f) => [f.key, toWire(f.type, edits[f.key]!)] as const)
+    .filter(([, w]) => !w.ok);
+
+  const apply = (saved: Entry) => {
+    queryClient.setQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId), (list) =>
+      list?.map((e) => (e.id === saved.id ? saved : e)),
+    );
+    void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
+    void queryClient.invalidateQueries({ queryKey: entryKeys.history(projectId, entry.id) });
+  };
+
+  const run = async (action: Action, overVersion?: number) => {
+    setError(null);
+    const fields: Record<string, unknown> = {};
+    if (action !== 'unpublish') {
+      if (problems.length > 0) {
+        setError(`Fix ${problems.map(([k]) => k).join(', ')} first.`);
+        return;
+      }
+      for (const f of declared) {
+        const w = f.key in edits ? toWire(f.type, edits[f.key]!) : null;
+        if (w?.ok) fields[f.key] = w.value;
+      }
+    }
+    setBusy(action);
+    try {
+      const writes = entryWrites(api, site);
+      if (action === 'unpublish') {
+        const base = overVersion ?? entry.version;
+        const saved = await writes.unpublish(entry.id, base);
+        // Unpublishing leaves the working copy alone, so pending edits still apply to the new version.
+        if (draft && draft.version === base) setDraft({ ...draft, version: saved.version });
+        apply(saved);
+      } else {
+        const saved = await writes.save(
+          entry.id,
+          fields,
+          action === 'publish',
+          overVersion ?? draft?.version ?? entry.version,
+        );
+        setDraft(null);
+        apply(saved);
+      }
+      setConflict(null);
+      notifications.show({
+        message: `${entry.instanceKey}: ${action === 'save' ? 'draft saved' : action === 'publish' ? 'published' : 'unpublished'}`,
+      });
+    } catch (err) {
+      if (isConflict(err)) {
+        const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
+        setConflict({ action, ...by, currentVersion: currentVersionOf(err) });
+      } else if (!(err instanceof ApiError && err.status === 401)) {
+        // A 401 brings the sign-in back (the session provider); the draft stays in storage.
+        setError(messageOf(err));
+      }
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const reload = async () => {
+    setDraft(null);
+    setConflict(null);
+    await queryClient.invalidateQueries({ queryKey: entryKeys.entries(projectId, entry.pageId) });
+    setGeneration((g) => g + 1);
+  };
+
+  const remove = async () => {
+    setBusy('delete');
+    setError(null);
+    try {
+      await entryWrites(api, site).remove(entry.id);
+      setConfirmDelete(false);
+      drafts.remove(projectId, entry.id);
+      notifications.show({ message: `${entry.instanceKey}: deleted` });
+      await queryClient.invalidateQueries({ queryKey: entryKeys.page(projectId, entry.pageId) });
+      void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
+    } catch (err) {
+      setConfirmDelete(false);
+      if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Paper component="section" aria-labelledby={titleId} withBorder p="md" radius="md">
+      <Stack>
+        <Group justify="space-between" wrap="nowrap">
+          <Group gap="xs">
+            <Title order={2} size="h3" id={titleId}>
+              {entry.instanceKey}
+            </Title>
+            <Badge variant="outline" color="dark" tt="none">
+              {entry.componentId}
+            </Badge>
+            <Badge color={entry.status === 'published' ? 'green' : 'yellow'} variant="light" c="dark">
+              {entry.publishedAt === null
+                ? 'never published'
+                : entry.status === 'published'
+                  ? 'published'
+                  : 'draft (live copy differs)'}
+            </Badge>
+            {dirty && (
+              <Badge color="orange" variant="filled">
+                unsaved changes
+              </Badge>
+            )}
+          </Group>
+          <Anchor
+            component={Link}
+            size="sm"
+            to={`${pagePath(projectId, entry.pageId)}/entries/${encodeURIComponent(entry.id)}/history`}
+          >
+            History
+          </Anchor>
+        </Group>
+
+        {restored && dirty && (
+          <Text size="sm" role="status" c="orange.9">
+            Unsaved changes from before were restored.
+          </Text>
+        )}
+        {error && (
+          <Alert color="red" role="alert" title="Not saved">
+            {error}
+          </Alert>
+        )}
+        {conflict && (
+          <ConflictAlert
+            changedBy={conflict}
+            busy={busy !== null}
+            onReload={() => void reload()}
+            onOverwrite={() => void run(conflict.action, conflict.currentVersion ?? entry.version)}
+          />
+        )}
+
+        <Stack key={generation} gap="sm">
+          {!definition && (
+            <Text size="sm" c="dimmed">
+              No definition declares this entry's fields: they are shown as stored, read-only.
+            </Text>
+          )}
+          {declared.map((f) => {
+            const problem = problems.find(([k]) => k === f.key)?.[1];
+            return (
+              <FieldControl
+                key={f.key}
+                fieldKey={f.key}
+                type={f.type}
+                projectId={projectId}
+                value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
+                error={problem && !problem.ok ? problem.error : null}
+                onChange={(v) => change(f.key, f.type, v)}
+              />
+            );
+          })}
+          {undeclared.map((key) => (
+            <JsonInput
+              key={key}
+              label={key}
+              description="Not declared by the component: shown as stored, read-only"
+              value={JSON.stringify(entry.fields[key], null, 2)}
+              readOnly
+              autosize
+              maxRows={10}
+              ff="monospace"
+            />
+          ))}
+        </Stack>
+
+        <Group>
+          <Button
+            variant="default"
+            onClick={() => void run('save')}
+            disabled={!dirty}
+            loading={busy === 'save'}
+          >
+            Save draft
+          </Button>
+          <Button
+            onClick={() => void run('publish')}
+            disabled={!dirty && entry.status === 'published'}
+            loading={busy === 'publish'}
+          >
+            Publish
+          </Button>
+          <Button
+            variant="default"
+            onClick={() => void run('unpublish')}
+            disabled={entry.publishedAt === null}
+            loading={busy === 'unpublish'}
+          >
+            Unpublish
+          </Button>
+          <ScheduleButton
+            site={site}
+            target={{ kind: 'entry', entryId: entry.id, label: entry.instanceKey, unsaved: dirty }}
+          />
+          {canDelete && (
+            <Button color="red" variant="light" onClick={() => setConfirmDelete(true)} ml="auto">
+              Delete
+            </Button>
+          )}
+        </Group>
+      </Stack>
+
+      <Modal
+        opened={confirmDelete}
+        onClose={() => setConfirmDelete(false)}
+        title={`Delete ${entry.instanceKey}?`}
+      >
+        <Stack>
+          <Text size="sm">
+            The entry, its definition and its history are removed; if it is live, visitors stop seeing it. A
+            later sync of the same component creates a new, empty entry. This cannot be undone.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void remove()} loading={busy === 'delete'}>
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}

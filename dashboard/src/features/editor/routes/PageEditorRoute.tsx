@@ -1,0 +1,143 @@
+import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { QueryState } from '../../../app/QueryState';
+import { ApiError, messageOf } from '../../../lib/api';
+import { useApi } from '../../auth/api/session';
+import { pageKeys } from '../../pages/api/pages.api';
+import { useProject, useProjects } from '../../projects/api/projects.api';
+import { ScheduleButton } from '../../schedules/components/ScheduleButton';
+import { ScheduledList } from '../../schedules/components/ScheduledList';
+import { entryKeys, entryWrites, useDefinitions, usePageEntries } from '../api/entries.api';
+import { EntryCard } from '../components/EntryCard';
+import { UnsavedChangesPrompt } from '../components/UnsavedChangesPrompt';
+import { drafts } from '../lib/drafts';
+
+/** A page: its entries in order, each as a form; "Publish page" publishes every draft of it. */
+export function PageEditorRoute() {
+  const params = useParams();
+  const projectId = params.projectId!;
+  const pageId = params.pageId!;
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const project = useProject(projectId);
+  const role = useProjects().data?.find((p) => p.id === projectId)?.role;
+  const site = project.data ? { projectId, apiKey: project.data.apiKey } : undefined;
+  const entries = usePageEntries(site, pageId);
+  const definitions = useDefinitions(projectId, pageId);
+  const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
+  const [publishing, setPublishing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const onDirty = useCallback((entryId: string, isDirty: boolean) => {
+    setDirty((prev) => {
+      if (prev.has(entryId) === isDirty) return prev;
+      const next = new Set(prev);
+      if (isDirty) next.add(entryId);
+      else next.delete(entryId);
+      return next;
+    });
+  }, []);
+
+  const publishPage = async () => {
+    if (!site) return;
+    setPublishing(true);
+    setError(null);
+    try {
+      const result = await entryWrites(api, site).publishPage(pageId);
+      notifications.show({
+        message:
+          result.published.length === 0
+            ? 'Nothing to publish: every entry is live as it is.'
+            : `Published ${result.published.length} ${result.published.length === 1 ? 'entry' : 'entries'}.`,
+      });
+      await queryClient.invalidateQueries({ queryKey: entryKeys.page(projectId, pageId) });
+      void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  // A schedule of this page ran: show what it published or took down.
+  const onScheduleRan = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: entryKeys.page(projectId, pageId) });
+    void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
+  }, [queryClient, projectId, pageId]);
+
+  const ready = entries.data && definitions.data;
+  return (
+    <Stack>
+      <Breadcrumbs>
+        <Anchor component={Link} to={`/p/${projectId}/pages`}>
+          Pages
+        </Anchor>
+        <Text ff="monospace">{pageId}</Text>
+      </Breadcrumbs>
+      <Group justify="space-between">
+        <Title order={1}>
+          Page{' '}
+          <Text span inherit ff="monospace">
+            {pageId}
+          </Text>
+        </Title>
+        <Group gap="xs">
+          {site && (
+            <ScheduleButton site={site} target={{ kind: 'page', pageId }} disabled={!ready}>
+              Schedule page
+            </ScheduleButton>
+          )}
+          <Button onClick={() => void publishPage()} loading={publishing} disabled={!ready || dirty.size > 0}>
+            Publish page
+          </Button>
+        </Group>
+      </Group>
+      {dirty.size > 0 && (
+        <Text size="sm" c="dimmed">
+          Save or publish your changes before publishing the whole page.
+        </Text>
+      )}
+      {error && (
+        <Alert color="red" role="alert" title="Could not publish the page">
+          {error}
+        </Alert>
+      )}
+      {ready && (
+        <ScheduledList
+          projectId={projectId}
+          pageId={pageId}
+          entries={new Map(entries.data.map((e) => [e.id, e.instanceKey]))}
+          onRan={onScheduleRan}
+        />
+      )}
+      {!ready ? (
+        <QueryState
+          query={project.isError ? project : entries.isError ? entries : definitions}
+          what="this page"
+        />
+      ) : entries.data.length === 0 ? (
+        <Text>This page has no entries.</Text>
+      ) : (
+        entries.data.map((entry) => (
+          <EntryCard
+            key={entry.id}
+            entry={entry}
+            definition={definitions.data.find((d) => d.instanceKey === entry.instanceKey)}
+            site={site!}
+            canDelete={role === 'admin'}
+            onDirty={onDirty}
+          />
+        ))
+      )}
+      <UnsavedChangesPrompt
+        when={dirty.size > 0}
+        onLeave={() => {
+          for (const id of dirty) drafts.remove(projectId, id);
+        }}
+      />
+    </Stack>
+  );
+}

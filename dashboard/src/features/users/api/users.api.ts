@@ -1,0 +1,47 @@
+import type { Schemas } from '@folio/client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { inProject, unwrap } from '../../../lib/api';
+import { useApi } from '../../auth/api/session';
+import { projectKeys } from '../../projects/api/projects.api';
+
+export type Member = Schemas['User'];
+export type Role = Member['role'];
+
+export const userKeys = { list: (projectId: string) => ['project', projectId, 'users'] as const };
+
+/** The project's members (any member may read them; only admins change them). */
+export function useMembers(projectId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: userKeys.list(projectId),
+    queryFn: async () => unwrap(await api.GET('/v1/users', { headers: inProject(projectId) })),
+  });
+}
+
+export function useMemberWrites(projectId: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: userKeys.list(projectId) });
+    // The session's own role may have changed (an admin who demoted themselves).
+    void queryClient.invalidateQueries({ queryKey: projectKeys.list });
+  };
+  const headers = inProject(projectId);
+  return {
+    invite: useMutation({
+      mutationFn: async (body: Schemas['CreateUserBody']) =>
+        unwrap(await api.POST('/v1/users', { headers, body })),
+      onSuccess: refresh,
+    }),
+    changeRole: useMutation({
+      mutationFn: async ({ id, role }: { id: string; role: Role }) =>
+        unwrap(await api.PATCH('/v1/users/{id}', { params: { path: { id } }, headers, body: { role } })),
+      onSettled: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: async (id: string) =>
+        unwrap(await api.DELETE('/v1/users/{id}', { params: { path: { id } }, headers })),
+      onSuccess: refresh,
+    }),
+  };
+}

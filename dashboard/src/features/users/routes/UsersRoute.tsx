@@ -1,0 +1,143 @@
+import { Alert, Badge, Button, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { QueryState } from '../../../app/QueryState';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { alertOf } from '../../../lib/api';
+import { formatTime } from '../../../lib/format';
+import { useUser } from '../../auth/api/session';
+import { useRole } from '../../projects/api/projects.api';
+import { type Member, type Role, useMembers, useMemberWrites } from '../api/users.api';
+import { InviteForm } from '../components/InviteForm';
+
+/**
+ * The project's members. Admins invite, change roles and remove; the API keeps at least one admin and
+ * answers 409 otherwise, which is shown as it comes. Editors see the list only.
+ */
+export function UsersRoute() {
+  const projectId = useParams().projectId!;
+  const me = useUser();
+  const isAdmin = useRole(projectId) === 'admin';
+  const members = useMembers(projectId);
+  const { changeRole, remove } = useMemberWrites(projectId);
+  const [removing, setRemoving] = useState<Member | null>(null);
+
+  const onRole = (member: Member, role: Role) =>
+    changeRole.mutate(
+      { id: member.id, role },
+      {
+        onSuccess: (u) =>
+          notifications.show({
+            message: `${u.email} is now ${u.role === 'admin' ? 'an admin' : 'an editor'}`,
+          }),
+      },
+    );
+
+  return (
+    <Stack>
+      <Title order={1}>Users</Title>
+      {!isAdmin && (
+        <Alert color="gray" title="Admins manage members">
+          You are an editor of this project: you see who else works on it; its admins invite people, change
+          roles and remove members.
+        </Alert>
+      )}
+      {isAdmin && <InviteForm projectId={projectId} />}
+      <ErrorAlert error={changeRole.error} title="Role not changed" />
+      {!members.data ? (
+        <QueryState query={members} what="the members" />
+      ) : (
+        <Table striped aria-label="Members">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Email</Table.Th>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Member since</Table.Th>
+              {isAdmin && <Table.Th>Remove</Table.Th>}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {members.data.map((m) => (
+              <Table.Tr key={m.id}>
+                <Table.Td>
+                  {m.email}{' '}
+                  {m.id === me.id && (
+                    <Badge size="sm" variant="outline" color="dark" tt="none">
+                      you
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {m.name || (
+                    <Text span c="dimmed">
+                      —
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {isAdmin ? (
+                    <NativeSelect
+                      aria-label={`Role of ${m.email}`}
+                      data={[
+                        { value: 'editor', label: 'Editor' },
+                        { value: 'admin', label: 'Admin' },
+                      ]}
+                      value={m.role}
+                      disabled={changeRole.isPending}
+                      onChange={(e) => onRole(m, e.currentTarget.value as Role)}
+                      w={120}
+                    />
+                  ) : m.role === 'admin' ? (
+                    'Admin'
+                  ) : (
+                    'Editor'
+                  )}
+                </Table.Td>
+                <Table.Td>{formatTime(m.createdAt)}</Table.Td>
+                {isAdmin && (
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="light"
+                      aria-label={`Remove ${m.email}`}
+                      onClick={() => setRemoving(m)}
+                    >
+                      Remove
+                    </Button>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <ConfirmDialog
+        opened={removing !== null}
+        title={`Remove ${removing?.email ?? ''}?`}
+        confirmLabel="Remove"
+        busy={remove.isPending}
+        error={alertOf(remove.error)}
+        onClose={() => {
+          setRemoving(null);
+          remove.reset();
+        }}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(removing.id, {
+            onSuccess: () => {
+              notifications.show({ message: `${removing.email} removed` });
+              setRemoving(null);
+            },
+          })
+        }
+      >
+        They lose access to this project at once. Their account, and their access to other projects, stay. A
+        project always keeps at least one admin.
+      </ConfirmDialog>
+    </Stack>
+  );
+}

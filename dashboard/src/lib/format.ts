@@ -1,0 +1,20 @@
+/** A timestamp in the editor's own locale and time zone. */
+export const formatTime = (iso: string): string =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A byte count as people read it: 512 B, 48.2 KB, 3.1 MB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+/** A timestamp or a dash, for columns such as "last used" or "next attempt". */
+export const formatMaybe = (iso: string | null | undefined, none = '—'): string =>
+  iso ? formatTime(iso) : none;

@@ -1,0 +1,48 @@
+/**
+ * Everything the dashboard keeps in the browser lives in sessionStorage under the `folio.` prefix:
+ * the session token, the account it belongs to and unsaved drafts. sessionStorage, not localStorage:
+ * it survives a reload but belongs to one tab and is gone when the tab closes, so a token left on a
+ * shared computer does not outlive the window, and two tabs may hold two different accounts.
+ * Sign-out removes every key (clearAll).
+ */
+const PREFIX = 'folio.';
+
+export const storage = {
+  get(key: string): string | null {
+    try {
+      return sessionStorage.getItem(PREFIX + key);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string, value: string): void {
+    try {
+      sessionStorage.setItem(PREFIX + key, value);
+    } catch {
+      // Storage full or disabled: the dashboard still works, it only forgets across reloads.
+    }
+  },
+  remove(key: string): void {
+    try {
+      sessionStorage.removeItem(PREFIX + key);
+    } catch {}
+  },
+  keys(prefix: string): string[] {
+    try {
+      return Object.keys(sessionStorage)
+        .filter((k) => k.startsWith(PREFIX + prefix))
+        .map((k) => k.slice(PREFIX.length));
+    } catch {
+      return [];
+    }
+  },
+  /** Every byte the dashboard stored (sign-out). localStorage too, in case a library wrote there. */
+  clearAll(): void {
+    for (const area of [sessionStorage, localStorage]) {
+      try {
+        for (const key of Object.keys(area))
+          if (key.startsWith(PREFIX) || key.startsWith('mantine')) area.removeItem(key);
+      } catch {}
+    }
+  },
+};

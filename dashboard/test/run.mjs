@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/**
+ * `npm test` for the dashboard: builds what the browser tests need (the server and the client when
+ * their sources are newer than their build, the dashboard always), runs Playwright, and ends with the
+ * plain line "N passed, N failed" that the root runner adds up. Arguments filter the spec files by
+ * path, as in the other workspaces; a filter that matches none runs nothing here, which is no failure.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dashboard = new URL('..', import.meta.url).pathname;
+const root = join(dashboard, '..');
+const testDir = join(dashboard, 'test');
+const filters = process.argv.slice(2);
+const specs = readdirSync(testDir)
+  .filter((name) => name.endsWith('.spec.ts'))
+  .filter((name) => filters.length === 0 || filters.some((f) => join(testDir, name).includes(f)));
+
+const done = (passed, failed, code) => {
+  process.stdout.write(`${passed} passed, ${failed} failed\n`);
+  process.exit(code);
+};
+if (specs.length === 0) done(0, 0, 0);
+
+function newestIn(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+const run = (args, cwd = root) => {
+  const result = spawnSync('npm', args, { cwd, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stdout.write(`\nnpm ${args.join(' ')} failed\n`);
+    done(0, 1, 1);
+  }
+};
+for (const [workspace, dir, built] of [
+  ['@folio/server', 'server', 'server/dist/server.js'],
+  ['@folio/client', 'packages/client', 'packages/client/dist/index.js'],
+]) {
+  const output = join(root, built);
+  if (!existsSync(output) || statSync(output).mtimeMs < newestIn(join(root, dir, 'src'))) {
+    run(['run', '--silent', 'build', '-w', workspace]);
+  }
+}
+run(['run', '--silent', 'build'], dashboard);
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  process.stdout.write(
+    `\nNo Chromium at ${chromium}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH.\n`,
+  );
+  done(0, 1, 1);
+}
+
+rmSync(join(dashboard, 'test-results/results.json'), { force: true });
+const pw = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...specs],
+  {
+    cwd: dashboard,
+    stdio: 'inherit',
+  },
+);
+let passed = 0;
+let failed = 0;
+try {
+  const { stats } = JSON.parse(readFileSync(join(dashboard, 'test-results/results.json'), 'utf8'));
+  passed = stats.expected;
+  failed = stats.unexpected + stats.flaky;
+} catch {
+  failed = 1;
+}
+if (pw.status !== 0 && failed === 0) failed = 1;
+done(passed, failed, failed > 0 ? 1 : 0);

@@ -1,0 +1,63 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { PASSWORD } from './folio';
+
+/**
+ * `page` fails its test if the CSP refused anything (an inline style or script would be a bug of the
+ * build, not of the test) or if the app threw. Helpers read like an editor's actions.
+ */
+export const test = base.extend<{ allowedCspReports: RegExp[] }>({
+  allowedCspReports: [[], { option: true }],
+  page: async ({ page, allowedCspReports }, use) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      const text = message.text();
+      if (/Content Security Policy|Refused to/i.test(text) && !allowedCspReports.some((r) => r.test(text))) {
+        problems.push(text);
+      }
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await use(page);
+    expect(problems, 'CSP violations or uncaught errors').toEqual([]);
+  },
+});
+export { expect };
+
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** No serious or critical accessibility violation on the screen as it is now. */
+export async function expectAccessible(page: Page) {
+  // A notification fading in or out is part-transparent, and axe then measures its text's contrast
+  // against the blend: wait until every notification is fully shown (or gone), then check it as it is.
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('.mantine-Notification-root')].every((node) => {
+        for (let el: Element | null = node; el; el = el.parentElement) {
+          if (getComputedStyle(el).opacity !== '1') return false;
+        }
+        return true;
+      }),
+    undefined,
+    { timeout: 10_000 },
+  );
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+/** A screenshot kept with the tests (dashboard/test/screenshots), to look at. */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({
+    path: new URL(`../screenshots/${name}.png`, import.meta.url).pathname,
+    fullPage: true,
+  });
+}
+
+/** The session token the dashboard holds (to end it from outside, as an expiry would). */
+export const sessionToken = (page: Page) => page.evaluate(() => sessionStorage.getItem('folio.session'));

@@ -1,0 +1,21 @@
+import type { NextConfig } from 'next';
+
+/**
+ * One set of variables for the site and the `folio` CLI that bakes its build: FOLIO_URL and FOLIO_KEY
+ * (the publishable key, public by design), inlined into the browser's code at build time. Registering
+ * components on mount is for development (FOLIO_REGISTER, on by default only there): a production
+ * site reads, and its schema is pushed on purpose (`folio push`), not by every visitor's browser.
+ */
+const config: NextConfig = {
+  reactStrictMode: true,
+  env: {
+    FOLIO_URL: process.env.FOLIO_URL ?? 'http://127.0.0.1:3000',
+    FOLIO_KEY: process.env.FOLIO_KEY ?? '',
+    FOLIO_REGISTER: process.env.FOLIO_REGISTER ?? (process.env.NODE_ENV === 'development' ? 'true' : 'false'),
+  },
+  // Types are checked by `npm run typecheck` (TypeScript 5, as here); a build need not do it again.
+  typescript: { ignoreBuildErrors: true },
+  poweredByHeader: false,
+};
+
+export default config;

@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { editor, type Folio, newProject, type Project, startFolio } from './support/folio';
+import type { Running } from './support/processes';
+import { buildSite, siteDir, startBuilt, startDev } from './support/site';
+
+/**
+ * The example site's life, in order: a developer opens it (`next dev`) and its components appear in
+ * Folio as stubs; an editor publishes and a reload shows it; a preview follows drafts live; a build with
+ * baking off reads Folio live; a build with a baked snapshot shows the content with Folio stopped.
+ */
+test.describe.configure({ mode: 'serial' });
+
+let folio: Folio;
+let project: Project;
+let site: Running | undefined;
+let cms: ReturnType<typeof editor>;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  folio = await startFolio();
+  project = await newProject(folio);
+  cms = editor(folio, project);
+});
+
+test.afterAll(async () => {
+  await site?.stop();
+  await folio?.close();
+});
+
+async function serveWith(start: () => Promise<Running>): Promise<Running> {
+  await site?.stop();
+  site = await start();
+  return site;
+}
+
+const hero = (page: Page) => page.getByRole('heading', { level: 1 });
+const products = (page: Page) => page.getByRole('region', { name: 'Our loaves' });
+
+test('in development the page registers its components; a publish shows after a reload', async ({ page }) => {
+  const dev = await serveWith(() => startDev(folio, project));
+  await page.goto(dev.url);
+  await expect(hero(page)).toHaveText('Your site, edited in Folio');
+  await expect(page.getByText('Read live from Folio')).toBeVisible();
+
+  // Mounting registered every component: Folio has their definitions and a draft stub for each.
+  await expect
+    .poll(async () => (await cms.definitions()).map((d) => `${d.instanceKey}:${d.componentId}`), {
+      timeout: 15_000,
+    })
+    .toEqual(['features:FeatureList', 'hero:Hero', 'products:ProductGrid']);
+  const definitions = await cms.definitions();
+  expect(definitions.find((d) => d.instanceKey === 'hero')?.fields.map((f) => `${f.key}:${f.type}`)).toEqual([
+    'title:text',
+    'subtitle:text',
+    'image:image',
+    'ctaLabel:text',
+    'ctaUrl:url',
+  ]);
+  expect((await cms.entries()).map((e) => [e.instanceKey, e.status, e.fields])).toEqual([
+    ['features', 'draft', {}],
+    ['hero', 'draft', {}],
+    ['products', 'draft', {}],
+  ]);
+
+  // The editor fills the stubs and publishes; the shop's server saves its products.
+  await cms.save(
+    'hero',
+    { title: 'Fresh bread daily', subtitle: 'Baked at dawn', ctaLabel: 'Order', ctaUrl: '/order' },
+    'published',
+  );
+  await cms.save(
+    'features',
+    {
+      heading: 'Why us',
+      items: [{ title: 'Sourdough starter from 1987', text: 'Fed every day.' }, { title: 'Local flour' }],
+    },
+    'published',
+  );
+  await cms.save('products', { heading: 'Our loaves' }, 'published');
+  await cms.saveProducts([
+    { id: 'sourdough', fields: { name: 'Sourdough', price: 6.5, summary: 'Three-day ferment' } },
+    { id: 'baguette', fields: { name: 'Baguette', price: 2.2 } },
+  ]);
+
+  await page.reload();
+  await expect(hero(page)).toHaveText('Fresh bread daily');
+  await expect(page.getByRole('link', { name: 'Order' })).toHaveAttribute('href', '/order');
+  await expect(page.getByRole('heading', { name: 'Sourdough starter from 1987' })).toBeVisible();
+  await expect(products(page).getByRole('article', { name: 'Sourdough' })).toContainText('€6.50');
+  await expect(products(page).getByRole('article')).toHaveCount(2);
+});
+
+test('with a preview token, a saved draft reaches the open page within a second, without a reload', async ({
+  page,
+  browser,
+}) => {
+  const dev = site!;
+  const token = await cms.previewToken();
+  const stream = page.waitForResponse((r) => r.url().startsWith(`${folio.url}/v1/live`) && r.ok());
+  await page.goto(`${dev.url}/?folio-preview=${token}`);
+  await stream;
+  await expect(page.getByText('Preview: drafts, updated as the editor saves')).toBeVisible();
+  await expect(hero(page)).toHaveText('Fresh bread daily');
+  await page.evaluate(() => {
+    (window as { stillHere?: boolean }).stillHere = true;
+  });
+
+  const started = Date.now();
+  await cms.save('hero', { title: 'Warm rye, today only' }, 'draft');
+  await expect(hero(page)).toHaveText('Warm rye, today only', { timeout: 1000 });
+  const elapsed = Date.now() - started;
+  test.info().annotations.push({ type: 'draft to page', description: `${elapsed} ms` });
+  expect(elapsed).toBeLessThan(1000);
+  expect(await page.evaluate(() => (window as { stillHere?: boolean }).stillHere)).toBe(true);
+
+  // A visitor still sees what is published.
+  const visitor = await browser.newPage();
+  await visitor.goto(dev.url);
+  await expect(hero(visitor)).toHaveText('Fresh bread daily');
+  await visitor.close();
+});
+
+test('built with baking off, the site reads Folio live', async ({ page }) => {
+  await site?.stop();
+  site = undefined;
+  await cms.setBakeEnabled(false);
+  const output = await buildSite(folio, project);
+  expect(output).toContain('Baking is off for this project (bakeEnabled is false)');
+  expect(existsSync(join(siteDir, '.folio/snapshot.json'))).toBe(false);
+
+  const built = await serveWith(() => startBuilt(folio, project));
+  // The prerendered HTML has no content: it comes from Folio, in the browser.
+  expect(await (await fetch(built.url)).text()).not.toContain('Fresh bread daily');
+  await page.goto(built.url);
+  await expect(hero(page)).toHaveText('Fresh bread daily');
+  await expect(page.getByText('Read live from Folio')).toBeVisible();
+  await expect(products(page).getByRole('article')).toHaveCount(2);
+
+  await cms.save('features', { heading: 'Why our bakery' }, 'published');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Why our bakery' })).toBeVisible();
+});
+
+test('built with a baked snapshot, the page shows the content with Folio stopped', async ({ page }) => {
+  await site?.stop();
+  site = undefined;
+  await cms.setBakeEnabled(true);
+  const output = await buildSite(folio, project);
+  expect(output).toMatch(/Baked 1 page \(3 entries\) and 2 objects into .*\.folio\/snapshot\.json/);
+  const version = /^(sha256:[0-9a-f]{64})$/m.exec(output)?.[1];
+  expect(version).toBeTruthy();
+
+  const built = await serveWith(() => startBuilt(folio, project));
+  await folio.stop();
+
+  const html = await (await fetch(built.url)).text();
+  expect(html).toContain('Fresh bread daily');
+  const toFolio: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(folio.url)) toFolio.push(request.url());
+  });
+  await page.goto(built.url);
+  await expect(hero(page)).toHaveText('Fresh bread daily');
+  await expect(page.getByRole('heading', { name: 'Why our bakery' })).toBeVisible();
+  await expect(products(page).getByRole('article', { name: 'Baguette' })).toContainText('€2.20');
+  await expect(page.getByText('Rendered from the snapshot baked into this build')).toBeVisible();
+  await expect(page.locator(`[data-folio-version="${version}"]`)).toHaveCount(1);
+  // Hydrated, and still nothing asked of Folio: the drafts (the hero's "Warm rye") stay unseen too.
+  await page.waitForLoadState('networkidle');
+  await expect(hero(page)).toHaveText('Fresh bread daily');
+  expect(toFolio).toEqual([]);
+});

@@ -1,0 +1,43 @@
+'use client';
+
+import type { Folio, PageEntry } from '@folio/sdk';
+import { createContext, type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { createPageStore, type PageStore } from './store.js';
+
+export const PageContext = createContext<PageStore | null>(null);
+
+export interface FolioProviderProps {
+  /** From `createFolio({ url, key, previewToken?, snapshot? })`. */
+  folio: Folio;
+  /** The page these components are on, e.g. `/` or `/pricing`. */
+  pageId: string;
+  /**
+   * The page's entries, read ahead (`await folio.page(pageId)` in a loader or a server component), so
+   * the first render, on the server too, already has them. Without it they come from the baked
+   * snapshot, else from a read after mounting.
+   */
+  entries?: PageEntry[];
+  /** Follow changes as they happen (GET /v1/live). By default: when the SDK has a preview token. */
+  live?: boolean;
+  /** Failures of the read or the live stream; `console.error` by default. */
+  onError?: (error: unknown) => void;
+  children?: ReactNode;
+}
+
+export function FolioProvider({ folio, pageId, entries, live, onError, children }: FolioProviderProps) {
+  // `entries` seeds a new store; later changes of it go through replace() below, not a new store.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: entries is the initial state only
+  const store = useMemo(() => createPageStore(folio, pageId, entries), [folio, pageId]);
+  const following = live ?? folio.preview;
+  // The latest onError, without restarting the stream when a new function is passed on each render.
+  const report = useRef(onError);
+  report.current = onError;
+  useEffect(() => {
+    const onFailure = (error: unknown) => (report.current ?? console.error)(error);
+    return store.start({ live: following, onError: onFailure });
+  }, [store, following]);
+  useEffect(() => {
+    if (entries) store.replace(entries);
+  }, [store, entries]);
+  return <PageContext value={store}>{children}</PageContext>;
+}

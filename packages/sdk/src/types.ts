@@ -1,0 +1,31 @@
+import type { Schemas } from '@folio/client';
+
+/**
+ * The SDK's public types, all taken from the generated API types (@folio/client): nothing about the
+ * wire is restated here, only narrowed or combined.
+ */
+
+/** An entry as `GET /v1/content/:pageId` and the live stream give it. */
+export type Entry = Schemas['Entry'];
+/** The body of `GET /v1/snapshot`, which the CLI writes to a file for baking. */
+export type Snapshot = Schemas['Snapshot'];
+/** What `createFolio({ snapshot })` takes: the snapshot, or the whole `{ data, error }` answer. */
+export type SnapshotInput = Snapshot | { data: Snapshot; error: null };
+
+/**
+ * An entry of a page. Read from the API it is a whole `Entry`; read from a baked snapshot it has only
+ * `instanceKey`, `componentId` and `fields` (the snapshot carries no ids or versions, contract §3).
+ */
+export type PageEntry = Schemas['SnapshotEntry'] & Partial<Omit<Entry, keyof Schemas['SnapshotEntry']>>;
+
+/** One component as `POST /v1/definitions/sync` takes it. */
+export type ComponentDefinition = Schemas['SyncBody']['components'][number];
+/** `text`, `richtext`, `number`, `boolean`, `image`, `url` or `json`. */
+export type FieldType = ComponentDefinition['fields'][number]['type'];
+export type SyncResult = Schemas['SyncResult'];
+
+/** An object with its fields and collections; `updatedAt` is absent when read from a baked snapshot. */
+export type FolioObject = Omit<Schemas['ObjectRecord'], 'updatedAt'> & { updatedAt?: string };
+
+/** Any function that sends a Request: the global fetch, a runtime's own, or a test's counter. */
+export type Fetch = (request: Request) => Promise<Response>;
