@@ -63,8 +63,9 @@ async function main(): Promise<number> {
 
   let passed = 0;
   let failed = 0;
-  // The timeout is a safety net for a hung file (both databases run inside one file), not a speed check.
-  const stream = run({ files, concurrency: 3, timeout: 300_000 });
+  // The timeout is a safety net for a hung file (both databases run inside one file), not a speed check:
+  // the fuzz file takes ~3.5 min per database on a machine loaded by other work, so 8 min.
+  const stream = run({ files, concurrency: 3, timeout: 480_000 });
   stream.on('test:diagnostic', (event: { message: string; nesting: number }) => {
     // The runner's own totals, reported once at the end; a cancelled test (timeout, crash) is a failure.
     const match = /^(pass|fail|cancelled) (\d+)$/.exec(event.message);

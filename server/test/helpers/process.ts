@@ -75,7 +75,7 @@ async function startProcess(entry: string, env: Record<string, string>, ready: R
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${entry} did not start:\n${output}`));
-    }, 60_000);
+    }, 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const found = ready.exec(output);
