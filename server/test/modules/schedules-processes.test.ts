@@ -86,7 +86,8 @@ describeEachDb('scheduled publishing across processes', (ctx) => {
 
     const workers = [await worker(), await worker()];
     // Every schedule due at the same moment, while both workers poll every 20 ms.
-    const at = inMs(3_000);
+    // Far enough ahead that creating them all (a dozen requests) ends first even on a loaded machine.
+    const at = inMs(10_000);
     const schedules = [];
     for (const entryId of entries)
       schedules.push(await createSchedule(ctx.app, site, { action: 'publish', entryId, at }));
