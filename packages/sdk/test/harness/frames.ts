@@ -58,6 +58,7 @@ export async function bundle(entry: string, alias: Record<string, string> = {}):
     outdir: '/app',
     write: false,
     alias,
+    jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'error',
   });
