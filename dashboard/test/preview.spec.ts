@@ -185,6 +185,38 @@ test('the pane shows the site, which gets a working preview token over postMessa
   }
 });
 
+test('the site is sent a new token in a new init before its token expires', async ({ page }) => {
+  const site = await newSite(folio());
+  await syncPage(folio(), site, '/', COMPONENTS);
+  const siteServer = await startPreviewSite(folio().url, site.apiKey);
+  try {
+    await setPreviewUrl(site, `${siteServer.origin}/site{pageId}`);
+    // The browser's clock runs as usual until it is moved ahead.
+    await page.clock.install();
+    await page.goto(`${folio().admin}/p/${site.projectId}/pages/${encodeURIComponent('/')}`);
+    await signIn(page, site.admin.email);
+    await expect(page.getByRole('complementary', { name: 'Preview' }).getByRole('status')).toContainText(
+      'Connected',
+    );
+    const inits = async () => (await receivedBy(paneFrame(page))).filter((m) => m.type === 'init');
+    expect(await inits()).toHaveLength(1);
+
+    // Tokens last an hour; five minutes before the end a new one is made and sent.
+    await page.clock.fastForward('55:30');
+    await expect.poll(async () => (await inits()).length).toBe(2);
+    const [first, second] = await inits();
+    expect(second?.previewToken).toMatch(/^cms_pv_/);
+    expect(second?.previewToken).not.toBe(first?.previewToken);
+    const read = await api<unknown[]>(folio(), 'GET', '/v1/content/%2F', {
+      key: site.apiKey,
+      headers: { 'x-cms-preview': String(second?.previewToken) },
+    });
+    expect(read).toHaveLength(2);
+  } finally {
+    await siteServer.close();
+  }
+});
+
 test('a frame that ends up on another origin than the preview URL is sent nothing, and no token is made', async ({
   page,
 }) => {

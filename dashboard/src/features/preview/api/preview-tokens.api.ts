@@ -16,5 +16,5 @@ export async function createPreviewToken(api: FolioClient, projectId: string): P
       headers: inProject(projectId),
     }),
   );
-  return { token: token.token, expiresAt: token.expiresAt };
+  return { token: token.token, lifetimeMs: TTL_SECONDS * 1000 };
 }

@@ -58,9 +58,13 @@ export function previewTarget(template: string | null, pageId: string, ownOrigin
   return { ok: true, url: url.href, origin };
 }
 
-/** The token is replaced this long before it expires (and at least this long after it was made). */
+/**
+ * The token is replaced this long before it expires. Counted on the browser's clock from when the token
+ * arrived, for its lifetime, rather than from `expiresAt` (the server's clock): an editor's clock that
+ * is off by minutes must not make the site hold an expired token, nor renew it over and over.
+ */
 export const RENEW_BEFORE_MS = 5 * 60_000;
 
-export function renewDelay(expiresAt: string, now: number): number {
-  return Math.max(30_000, Date.parse(expiresAt) - now - RENEW_BEFORE_MS);
+export function renewAfter(lifetimeMs: number): number {
+  return Math.max(30_000, lifetimeMs - RENEW_BEFORE_MS);
 }

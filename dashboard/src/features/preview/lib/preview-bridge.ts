@@ -1,8 +1,9 @@
-import { asSiteMessage, type DashboardMessage, envelope, RENEW_BEFORE_MS, renewDelay } from './bridge';
+import { asSiteMessage, type DashboardMessage, envelope, renewAfter } from './bridge';
 
 export interface PreviewToken {
   token: string;
-  expiresAt: string;
+  /** How long it lasts from when it was made (its ttl). */
+  lifetimeMs: number;
 }
 
 export type BridgeStatus =
@@ -38,8 +39,8 @@ interface Frame {
  */
 export class PreviewBridge {
   private frame: Frame | null = null;
-  private token: PreviewToken | null = null;
-  private making: Promise<PreviewToken> | null = null;
+  private token: { value: string; renewAt: number } | null = null;
+  private making: Promise<string> | null = null;
   private renewal: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
   private readonly drafts = new Map<string, Record<string, unknown>>();
@@ -111,24 +112,23 @@ export class PreviewBridge {
 
   private async init(): Promise<void> {
     try {
-      const { token } = await this.currentToken();
+      const token = await this.currentToken();
       this.post({ type: 'init', previewToken: token, pageId: this.options.pageId });
     } catch (err) {
       this.options.onStatus({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
     }
   }
 
-  /** The token in hand while it has more than a few minutes left; one request for many hellos. */
-  private currentToken(): Promise<PreviewToken> {
-    if (this.token && Date.parse(this.token.expiresAt) - Date.now() > RENEW_BEFORE_MS) {
-      return Promise.resolve(this.token);
-    }
+  /** The token in hand until it is due for renewal; one request for many hellos. */
+  private currentToken(): Promise<string> {
+    if (this.token && Date.now() < this.token.renewAt) return Promise.resolve(this.token.value);
     this.making ??= this.options.createToken().then(
       (token) => {
-        this.token = token;
+        const delay = renewAfter(token.lifetimeMs);
+        this.token = { value: token.token, renewAt: Date.now() + delay };
         this.making = null;
-        this.scheduleRenewal(token);
-        return token;
+        this.scheduleRenewal(delay);
+        return token.token;
       },
       (err: unknown) => {
         this.making = null;
@@ -139,16 +139,13 @@ export class PreviewBridge {
   }
 
   /** A new token, sent in a new `init`, before the one the site holds expires. */
-  private scheduleRenewal(token: PreviewToken): void {
+  private scheduleRenewal(delay: number): void {
     clearTimeout(this.renewal);
     if (!this.frame) return;
-    this.renewal = setTimeout(
-      () => {
-        this.token = null;
-        void this.init();
-      },
-      renewDelay(token.expiresAt, Date.now()),
-    );
+    this.renewal = setTimeout(() => {
+      this.token = null;
+      void this.init();
+    }, delay);
   }
 
   private post(message: DashboardMessage): void {
