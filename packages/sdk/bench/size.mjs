@@ -68,7 +68,7 @@ const rows = [
     5 * 1024,
   ),
   await measure(
-    "Visual editing (@folio/sdk, the chunk loaded only in the dashboard's preview pane)",
+    "Visual editing (@folio/sdk's lazy chunks: the bridge, loaded in a frame only; the session, after the editor's init only)",
     everything(sdk),
     ['@folio/client'],
     undefined,

@@ -70,7 +70,7 @@ export interface Folio {
   onPreview(listener: () => void): () => void;
   /**
    * Says which page this is. In the dashboard's preview pane (framed), it offers the editor a
-   * visual-editing session (BRIDGE.md); elsewhere it does nothing. page(), register() and live() call
+   * visual-editing session (README, "Visual editing"); elsewhere it does nothing. page(), register() and live() call
    * it themselves; @folio/react's FolioProvider calls it.
    */
   editable(pageId: string): void;
@@ -157,8 +157,7 @@ export function createFolio(options: FolioOptions): Folio {
     onError,
   );
 
-  // The visual-editing session (BRIDGE.md). Its state lives here, its code in ./visual/, loaded once.
-  const editorOrigin = options.editorOrigin ?? new URL(url).origin;
+  // The visual-editing session (README, "Visual editing"). Its state lives here, its code in ./visual/, loaded once.
   let announced = false;
   let session: Session | undefined;
   const previewListeners = new Set<() => void>();
@@ -184,7 +183,8 @@ export function createFolio(options: FolioOptions): Folio {
       import('./visual/bridge.js').then(
         ({ openBridge }) =>
           openBridge({
-            editorOrigin,
+            // Resolved here, in the browser only: a relative `url` (a same-origin proxy) is valid.
+            editorOrigin: options.editorOrigin ?? new URL(url, location.href).origin,
             pageId,
             sinks,
             fields,

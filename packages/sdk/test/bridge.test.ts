@@ -18,7 +18,7 @@ import {
 } from './harness/frames.js';
 
 /**
- * The site's end of the visual-editing bridge (BRIDGE.md) in Chromium: an editor page on one origin
+ * The site's end of the visual-editing bridge (README, "Visual editing") in Chromium: an editor page on one origin
  * frames the site page on another, which loads the bundled SDK; a stranger on a third origin frames it
  * too. Folio is the real server.
  */

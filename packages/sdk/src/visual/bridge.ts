@@ -2,7 +2,7 @@ import type { ComponentDefinition, Entry, PageEntry } from '../types.js';
 import type { Session } from './session.js';
 
 /**
- * The site's end of the visual-editing bridge (BRIDGE.md). The main bundle holds only the state a
+ * The site's end of the visual-editing bridge (README, "Visual editing"). The main bundle holds only the state a
  * session changes and a dynamic import of this file, made once a framed page is known
  * (`folio.editable`): a page that is not framed never loads it and gets no listener, attribute or
  * style. Here: `hello` (repeated every 500 ms, 20 times at most, since the dashboard's listener may
