@@ -6,16 +6,34 @@ import type { NextConfig } from 'next';
  * components on mount is for development (FOLIO_REGISTER, on by default only there): a production
  * site reads, and its schema is pushed on purpose (`folio push`), not by every visitor's browser.
  */
+const folioUrl = process.env.FOLIO_URL ?? 'http://127.0.0.1:3000';
+
+/**
+ * Visual editing shows this site in an iframe of Folio's dashboard (served by Folio, at FOLIO_URL).
+ * `frame-ancestors` lets that origin frame it and nobody else (clickjacking); FOLIO_EDITOR_ORIGIN names
+ * the dashboard when it is served elsewhere (its dev server). Next sets no X-Frame-Options of its own.
+ */
+const frameAncestors = ["'self'", new URL(process.env.FOLIO_EDITOR_ORIGIN ?? folioUrl).origin].join(' ');
+
 const config: NextConfig = {
   reactStrictMode: true,
   env: {
-    FOLIO_URL: process.env.FOLIO_URL ?? 'http://127.0.0.1:3000',
+    FOLIO_URL: folioUrl,
+    FOLIO_EDITOR_ORIGIN: process.env.FOLIO_EDITOR_ORIGIN ?? '',
     FOLIO_KEY: process.env.FOLIO_KEY ?? '',
     FOLIO_REGISTER: process.env.FOLIO_REGISTER ?? (process.env.NODE_ENV === 'development' ? 'true' : 'false'),
   },
   // Types are checked by `npm run typecheck` (TypeScript 5, as here); a build need not do it again.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [{ key: 'Content-Security-Policy', value: `frame-ancestors ${frameAncestors}` }],
+      },
+    ];
+  },
 };
 
 export default config;

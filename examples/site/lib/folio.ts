@@ -3,10 +3,16 @@ import { createFolio, type Folio } from '@folio/sdk';
 /** Where Folio runs and the project's publishable key (next.config.ts inlines them at build time). */
 export const folioUrl = process.env.FOLIO_URL ?? 'http://127.0.0.1:3000';
 export const folioKey = process.env.FOLIO_KEY ?? '';
+/** The dashboard that may frame the site for visual editing, when it is not served by Folio at folioUrl. */
+const editorOrigin = process.env.FOLIO_EDITOR_ORIGIN || undefined;
 /** Components register on mount only when this is on: by default in development. */
 export const registers = process.env.FOLIO_REGISTER === 'true';
 
-/** The URL parameter the dashboard's "Preview" opens the site with. */
+/**
+ * A direct preview link's URL parameter (`?folio-preview=cms_pv_…`). The dashboard's preview pane does
+ * not use it: it hands the token over postMessage (the visual-editing bridge, in @folio/sdk), never in
+ * the URL.
+ */
 export const PREVIEW_PARAM = 'folio-preview';
 
 /**
@@ -14,7 +20,9 @@ export const PREVIEW_PARAM = 'folio-preview';
  * development (a site in production only reads, so visitors' browsers never send definitions).
  */
 export function siteFolio(previewToken?: string): Folio {
-  const folio = createFolio({ url: folioUrl, key: folioKey, previewToken });
-  if (registers) return folio;
-  return { ...folio, register: () => Promise.resolve(null) };
+  const folio = createFolio({ url: folioUrl, key: folioKey, previewToken, editorOrigin });
+  // Replaced in place, not copied with a spread: `preview` and `baked` are getters that change when
+  // the dashboard's visual editor hands the page a token at runtime.
+  if (!registers) folio.register = () => Promise.resolve(null);
+  return folio;
 }

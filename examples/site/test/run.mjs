@@ -45,6 +45,8 @@ for (const [workspace, dir, built] of [
   ['@folio/sdk', 'packages/sdk', 'packages/sdk/dist/index.js'],
   ['@folio/react', 'packages/react', 'packages/react/dist/index.js'],
   ['@folio/cli', 'packages/cli', 'packages/cli/dist/bin.js'],
+  // Served by Folio at /admin for the visual-editing test.
+  ['@folio/dashboard', 'dashboard', 'dashboard/dist/index.html'],
 ]) {
   const output = join(root, built);
   if (!existsSync(output) || statSync(output).mtimeMs < newestIn(join(root, dir, 'src'))) {

@@ -122,6 +122,67 @@ test('with a preview token, a saved draft reaches the open page within a second,
   await visitor.close();
 });
 
+test("in the dashboard's preview pane, the site needs no token in its URL; a click selects, never navigates", async ({
+  page,
+}) => {
+  const dev = site!;
+  // The dashboard's place: a document of Folio's own origin (the SDK's default editor origin, and the
+  // one the site's frame-ancestors names) framing the site. Folio answers this path 404; the test
+  // builds the pane in that document (the dashboard's own pane is the other end's to test). A real
+  // answer rather than a route the browser fulfils: Chromium lets only a document from a local address
+  // frame a local one.
+  await page.goto(`${folio.url}/pane-of-the-test`);
+  await page.evaluate((src) => {
+    const received: unknown[] = [];
+    Object.assign(window, { received });
+    addEventListener('message', (event) => {
+      const frame = document.getElementById('site') as HTMLIFrameElement;
+      if (event.origin === new URL(src).origin && event.source === frame.contentWindow)
+        received.push(event.data);
+    });
+    document.body.innerHTML = `<iframe id="site" src="${src}" width="1000" height="700"></iframe>`;
+  }, `${dev.url}/`);
+  const received = (type: string) =>
+    page.evaluate(
+      (t) => (window as unknown as { received: { type: string }[] }).received.filter((m) => m.type === t),
+      type,
+    );
+  const post = (message: Record<string, unknown>) =>
+    page.evaluate(
+      ([origin, body]) =>
+        (document.getElementById('site') as HTMLIFrameElement).contentWindow?.postMessage(
+          { folio: 'bridge', v: 1, ...body },
+          origin,
+        ),
+      [dev.url, message] as const,
+    );
+  const frame = page.frameLocator('#site');
+  await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Fresh bread daily');
+  await expect.poll(() => received('hello')).toEqual([{ folio: 'bridge', v: 1, type: 'hello', pageId: '/' }]);
+
+  // The token travels in the message only; the page then shows drafts (the Hero's from the test above).
+  await post({ type: 'init', previewToken: await cms.previewToken(), pageId: '/' });
+  await expect.poll(async () => (await received('ready')).length).toBe(1);
+  const heading = frame.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText(/^Warm rye, today only/);
+  const hero = (await cms.entries()).find((e) => e.instanceKey === 'hero');
+  await post({ type: 'draft', entryId: hero?.id, fields: { ...hero?.fields, title: 'Typed in the form' } });
+  await expect(heading).toHaveText(/^Typed in the form/);
+
+  // The Hero's button is a link to /order: in the pane a click selects the Hero and stays on the page.
+  await frame.getByRole('link', { name: /^Order/ }).click();
+  await expect
+    .poll(() => received('select'))
+    .toEqual([{ folio: 'bridge', v: 1, type: 'select', entryId: hero?.id }]);
+  expect(
+    page
+      .frames()
+      .find((f) => f.url().startsWith(dev.url))
+      ?.url(),
+  ).toBe(`${dev.url}/`);
+  await expect(heading).toHaveText(/^Typed in the form/);
+});
+
 test('built with baking off, the site reads Folio live', async ({ page }) => {
   await site?.stop();
   site = undefined;

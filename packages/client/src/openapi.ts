@@ -1203,6 +1203,7 @@ export type components = {
          *         "apiKey": "cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e",
          *         "domains": [],
          *         "cdnUrl": null,
+         *         "previewUrl": "https://example.com{pageId}",
          *         "deployHooks": [],
          *         "bakeEnabled": true,
          *         "definitionSync": "additive",
@@ -1728,6 +1729,7 @@ export type components = {
          *         "localhost:5173"
          *       ],
          *       "cdnUrl": null,
+         *       "previewUrl": "https://example.com{pageId}",
          *       "deployHooks": [
          *         {
          *           "id": "netlify",
@@ -1749,6 +1751,8 @@ export type components = {
             apiKey: string;
             domains: string[];
             cdnUrl: string | null;
+            /** @description The site's page URL template for the dashboard's preview pane, `{pageId}` standing for the page id; null: no preview. */
+            previewUrl: string | null;
             deployHooks: components["schemas"]["DeployHook"][];
             /** @description Server kill-switch for build-time baking, echoed in the snapshot. */
             bakeEnabled: boolean;
@@ -1779,6 +1783,7 @@ export type components = {
          *         "localhost:5173"
          *       ],
          *       "cdnUrl": null,
+         *       "previewUrl": "https://example.com{pageId}",
          *       "deployHooks": [
          *         {
          *           "id": "netlify",
@@ -1801,6 +1806,8 @@ export type components = {
             apiKey: string;
             domains: string[];
             cdnUrl: string | null;
+            /** @description The site's page URL template for the dashboard's preview pane, `{pageId}` standing for the page id; null: no preview. */
+            previewUrl: string | null;
             deployHooks: components["schemas"]["DeployHook"][];
             /** @description Server kill-switch for build-time baking, echoed in the snapshot. */
             bakeEnabled: boolean;
@@ -2177,6 +2184,7 @@ export type components = {
             name?: string;
             domains?: string[];
             cdnUrl?: string | null;
+            previewUrl?: string | null;
             bakeEnabled?: boolean;
             /**
              * @description What a definitions sync with the publishable key may do: `additive` (default) adds definitions and fields but never changes a componentId or a field type nor removes a field (those parts are listed in `rejected`); `locked` refuses it (403); `open` lets it change everything (development). Sessions and write secret keys may always change everything.

@@ -1,7 +1,7 @@
 'use client';
 
 import type { Folio, PageEntry } from '@folio/sdk';
-import { createContext, type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { createContext, type ReactNode, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { createPageStore, type PageStore } from './store.js';
 
 export const PageContext = createContext<PageStore | null>(null);
@@ -17,7 +17,10 @@ export interface FolioProviderProps {
    * snapshot, else from a read after mounting.
    */
   entries?: PageEntry[];
-  /** Follow changes as they happen (GET /v1/live). By default: when the SDK has a preview token. */
+  /**
+   * Follow changes as they happen (GET /v1/live). By default: when the SDK has a preview token, given
+   * to createFolio or handed over at runtime by the dashboard's visual editor.
+   */
   live?: boolean;
   /** Failures of the read or the live stream; `console.error` by default. */
   onError?: (error: unknown) => void;
@@ -28,7 +31,13 @@ export function FolioProvider({ folio, pageId, entries, live, onError, children 
   // `entries` seeds a new store; later changes of it go through replace() below, not a new store.
   // biome-ignore lint/correctness/useExhaustiveDependencies: entries is the initial state only
   const store = useMemo(() => createPageStore(folio, pageId, entries), [folio, pageId]);
-  const following = live ?? folio.preview;
+  // A token the dashboard hands over at runtime (visual editing) switches the page to following live.
+  const preview = useSyncExternalStore(
+    folio.onPreview,
+    () => folio.preview,
+    () => folio.preview,
+  );
+  const following = live ?? preview;
   // The latest onError, without restarting the stream when a new function is passed on each render.
   const report = useRef(onError);
   report.current = onError;
@@ -39,5 +48,7 @@ export function FolioProvider({ folio, pageId, entries, live, onError, children 
   useEffect(() => {
     if (entries) store.replace(entries);
   }, [store, entries]);
+  // In the dashboard's preview pane, offers the editor a visual-editing session; elsewhere nothing.
+  useEffect(() => folio.editable(pageId), [folio, pageId]);
   return <PageContext value={store}>{children}</PageContext>;
 }

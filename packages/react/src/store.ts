@@ -30,7 +30,9 @@ export function createPageStore(folio: Folio, pageId: string, initial?: readonly
     emit();
   };
   const replace = (list: readonly PageEntry[]) => {
-    // An entry equal to the one held keeps its identity: its component does not render again.
+    // An entry equal to the one held keeps its identity: its component does not render again. Stega
+    // marks (visual editing) count here on purpose: an entry that gained them must render again, or the
+    // editor's overlay could not find its component.
     const same = (a: PageEntry | undefined, b: PageEntry) =>
       a !== undefined && JSON.stringify(a) === JSON.stringify(b);
     const next = new Map(list.map((entry) => [entry.instanceKey, entry]));

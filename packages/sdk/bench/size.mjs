@@ -9,7 +9,8 @@
  * the same run as the baseline: the SDK with the client and openapi-fetch bundled in, and all of it
  * with the bindings. Writes bench/results.md and exits 1 when a budget is exceeded.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
@@ -18,19 +19,43 @@ const sdk = new URL('../dist/index.js', import.meta.url).pathname;
 const react = new URL('../../react/dist/index.js', import.meta.url).pathname;
 const client = new URL('../../client/dist/index.js', import.meta.url).pathname;
 
-async function measure(label, contents, external, budget) {
+/**
+ * Code splitting on, as a site's bundler does: the visual-editing code, behind a dynamic import(), goes
+ * to a chunk of its own that a page loads only in the dashboard's pane. A row counts the entry and
+ * what it imports statically (`lazy: false`), or only what is loaded later (`lazy: true`).
+ */
+async function measure(label, contents, external, budget, lazy = false) {
+  const entry = join(here, '.size-entry.mjs');
+  writeFileSync(entry, contents);
   const result = await build({
-    stdin: { contents, resolveDir: here, loader: 'js' },
+    entryPoints: [entry],
     bundle: true,
+    splitting: true,
+    outdir: join(here, '.size-out'),
     minify: true,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
     write: false,
+    metafile: true,
     external,
     logLevel: 'error',
+  }).finally(() => rmSync(entry));
+  const outputs = result.metafile.outputs;
+  const main = Object.keys(outputs).find((path) => outputs[path].entryPoint);
+  const eager = new Set();
+  const visit = (path) => {
+    if (eager.has(path)) return;
+    eager.add(path);
+    for (const i of outputs[path].imports)
+      if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
+  };
+  visit(main);
+  const files = result.outputFiles.filter((file) => {
+    const path = Object.keys(outputs).find((p) => file.path.endsWith(p));
+    return path && !path.endsWith('.map') && eager.has(path) !== lazy;
   });
-  const code = result.outputFiles[0].contents;
+  const code = Buffer.concat(files.map((file) => file.contents));
   return { label, minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, budget };
 }
 
@@ -41,6 +66,13 @@ const rows = [
     everything(sdk),
     ['@folio/client'],
     5 * 1024,
+  ),
+  await measure(
+    "Visual editing (@folio/sdk's lazy chunks: the bridge, loaded in a frame only; the session, after the editor's init only)",
+    everything(sdk),
+    ['@folio/client'],
+    undefined,
+    true,
   ),
   await measure(
     'React bindings (@folio/react, without react and @folio/sdk)',

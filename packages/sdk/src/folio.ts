@@ -14,6 +14,7 @@ import type {
   SnapshotInput,
   SyncResult,
 } from './types.js';
+import type { Session } from './visual/session.js';
 
 export interface FolioOptions {
   /** Where Folio runs, e.g. `https://cms.example.com`. */
@@ -22,6 +23,12 @@ export interface FolioOptions {
   key: string;
   /** A preview token, `cms_pv_…`: reads then show drafts (working copies) and ignore the snapshot. */
   previewToken?: string;
+  /**
+   * The origin of the dashboard that may frame this site for visual editing (default: the origin of
+   * `url`, where the dashboard is served). Only messages from it, sent by the parent window, can
+   * start a preview; the SDK posts only to it.
+   */
+  editorOrigin?: string;
   /**
    * A snapshot to read from instead of the network (baked mode): the body of `GET /v1/snapshot`, as
    * the CLI writes it. Ignored while its `bakeEnabled` is false (the project's kill switch) and with a
@@ -53,8 +60,20 @@ export interface ObjectsOptions extends ReadOptions {
 export interface Folio {
   /** Reads come from the snapshot given to createFolio (no network). */
   readonly baked: boolean;
-  /** A preview token is set: reads show drafts. */
+  /** A preview token is set (given, or handed over by the dashboard at runtime): reads show drafts. */
   readonly preview: boolean;
+  /**
+   * Calls `listener` when a preview token is set at runtime (the dashboard's visual editor started a
+   * session, or renewed its token); returns what unsubscribes. For bindings that must switch to
+   * following the page live.
+   */
+  onPreview(listener: () => void): () => void;
+  /**
+   * Says which page this is. In the dashboard's preview pane (framed), it offers the editor a
+   * visual-editing session (README, "Visual editing"); elsewhere it does nothing. page(), register() and live() call
+   * it themselves; @folio/react's FolioProvider calls it.
+   */
+  editable(pageId: string): void;
   /** Declares the components of a page; Folio creates a draft stub entry for each new one. */
   register(pageId: string, components: ComponentDefinition[]): Promise<SyncResult | null>;
   /** The entries of a page: published ones, or every working copy with a preview token. */
@@ -87,10 +106,10 @@ export function createFolio(options: FolioOptions): Folio {
   const url = options.url.replace(/\/+$/, '');
   const rawFetch: Fetch = options.fetch ?? ((request) => fetch(request));
   const onError = options.onError ?? ((error: unknown) => console.error(error));
-  const previewToken = options.previewToken;
-  const preview = previewToken ? { 'x-cms-preview': previewToken } : undefined;
+  // Both change when the dashboard hands over a token (start() below): read them at each use.
+  let preview = options.previewToken ? { 'x-cms-preview': options.previewToken } : undefined;
   const given = options.snapshot ? unwrapSnapshot(options.snapshot) : undefined;
-  const baked = given?.bakeEnabled && !previewToken ? given : undefined;
+  let baked = given?.bakeEnabled && !preview ? given : undefined;
 
   // revalidate: an unchanged page, snapshot or object list costs one request answered 304. Preview
   // answers are `no-store` and are never kept.
@@ -130,7 +149,7 @@ export function createFolio(options: FolioOptions): Folio {
     );
   }
 
-  const register = registrar(
+  const registerBatched = registrar(
     (pageId, components) =>
       call(() =>
         client.POST('/v1/definitions/sync', { body: { pageId, components } }),
@@ -138,12 +157,59 @@ export function createFolio(options: FolioOptions): Folio {
     onError,
   );
 
-  return {
-    baked: baked !== undefined,
-    preview: preview !== undefined,
-    register,
+  // The visual-editing session (README, "Visual editing"). Its state lives here, its code in ./visual/, loaded once.
+  let announced = false;
+  let session: Session | undefined;
+  const previewListeners = new Set<() => void>();
+  /** Open live streams: each restarts with the token a session sets. */
+  const restarts = new Set<() => void>();
+  const sinks = new Map<(entry: Entry) => void, string>();
+  const fields = new Map<string, ComponentDefinition['fields']>();
+
+  const folio: Folio = {
+    get baked() {
+      return baked !== undefined;
+    },
+    get preview() {
+      return preview !== undefined;
+    },
+    onPreview(listener) {
+      previewListeners.add(listener);
+      return () => previewListeners.delete(listener);
+    },
+    editable(pageId) {
+      if (announced || typeof window === 'undefined' || window.parent === window) return;
+      announced = true;
+      import('./visual/bridge.js').then(
+        ({ openBridge }) =>
+          openBridge({
+            // Resolved here, in the browser only: a relative `url` (a same-origin proxy) is valid.
+            editorOrigin: options.editorOrigin ?? new URL(url, location.href).origin,
+            pageId,
+            sinks,
+            fields,
+            begin(token, next) {
+              session = next;
+              preview = { 'x-cms-preview': token };
+              baked = undefined;
+              reading.clear(); // a read in flight without the token must not answer for one with it
+              for (const restart of restarts) restart();
+              for (const listener of previewListeners) listener();
+            },
+            page: folio.page,
+            onError,
+          }),
+        onError,
+      );
+    },
+    register(pageId, components) {
+      folio.editable(pageId);
+      for (const component of components) fields.set(component.componentId, component.fields);
+      return registerBatched(pageId, components);
+    },
 
     page(pageId, { signal } = {}) {
+      folio.editable(pageId);
       if (baked) return Promise.resolve(baked.content[pageId] ?? []);
       // Concurrent reads of one page share one request (several components mounting at once); a
       // read with its own AbortSignal goes alone, so aborting it aborts nobody else's.
@@ -151,7 +217,7 @@ export function createFolio(options: FolioOptions): Folio {
       if (shared) return shared;
       const pending = readPage(pageId, signal).then((entries) => {
         pages.set(pageId, entries);
-        return entries;
+        return session ? entries.map(session.view) : entries;
       });
       if (!signal) {
         reading.set(pageId, pending);
@@ -176,14 +242,35 @@ export function createFolio(options: FolioOptions): Folio {
     },
 
     live(pageId, onEntry, onDeleted, liveOptions) {
-      const context = {
-        url,
-        headers: { 'x-cms-key': options.key, ...preview },
-        fetch: rawFetch,
-        currentIds: async (id: string) => (await readPage(id)).map((entry) => entry.id),
-        onError,
+      folio.editable(pageId);
+      const sink = (entry: Entry) => onEntry(session ? session.view(entry) : entry);
+      const open = () =>
+        openLive(
+          {
+            url,
+            headers: { 'x-cms-key': options.key, ...preview },
+            fetch: rawFetch,
+            currentIds: async (id: string) => (await readPage(id)).map((entry) => entry.id),
+            onError,
+          },
+          pageId,
+          sink,
+          onDeleted,
+          liveOptions,
+        );
+      let stop = open();
+      const restart = () => {
+        stop();
+        stop = open();
       };
-      return openLive(context, pageId, onEntry, onDeleted, liveOptions);
+      restarts.add(restart);
+      sinks.set(sink, pageId);
+      return () => {
+        restarts.delete(restart);
+        sinks.delete(sink);
+        stop();
+      };
     },
   };
+  return folio;
 }

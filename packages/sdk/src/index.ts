@@ -4,6 +4,7 @@
  * Framework-free: it needs only `fetch`, so it runs in browsers, Node >= 20 and edge runtimes.
  */
 export { bakedObjects, unwrapSnapshot } from './baked.js';
+export { stegaClean } from './clean.js';
 export { FolioError, type FolioErrorCode } from './errors.js';
 export {
   createFolio,

@@ -35,6 +35,8 @@ describeEachDb(
         assert.match(csp, /script-src 'self'(;|$)/);
         assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
         assert.match(csp, /frame-ancestors 'none'/);
+        // The preview pane frames the project's site; nothing else (no data:, blob: or javascript:).
+        assert.match(csp, /frame-src http: https:(;|$)/);
         assert.equal(res.headers['x-content-type-options'], 'nosniff');
       }
     });

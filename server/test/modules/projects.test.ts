@@ -29,6 +29,7 @@ describeEachDb('projects', (ctx) => {
         apiKey: 'x',
         domains: [],
         cdnUrl: null,
+        previewUrl: null,
         deployHooks: [],
         bakeEnabled: true,
         definitionSync: 'additive',

@@ -28,6 +28,8 @@ export async function startFolio(): Promise<Folio> {
       PORT: String(port),
       HOST: '127.0.0.1',
       CMS_DATA_DIR: dataDir,
+      // The dashboard at /admin, for the visual-editing test (test/visual-editing.spec.ts).
+      CMS_DASHBOARD_DIR: join(repoRoot, 'dashboard/dist'),
       LOG_LEVEL: 'warn',
     },
   });
@@ -62,23 +64,27 @@ export async function api<T = unknown>(
   return (JSON.parse(text) as { data: T }).data;
 }
 
+export const PASSWORD = 'correct horse battery staple';
+
 export interface Project {
   id: string;
   key: string;
   token: string;
+  /** The admin's email (password: PASSWORD), to sign in to the dashboard. */
+  email: string;
 }
 
 /** A project and its admin's session, made as `folio create-project` makes them. */
 export async function newProject(folio: { url: string }): Promise<Project> {
   const email = `site-${process.pid}-${Date.now().toString(36)}@example.com`;
-  const password = 'correct horse battery staple';
+  const password = PASSWORD;
   const created = await api<{ project: { id: string; apiKey: string } }>(folio, 'POST', '/v1/projects', {
     body: { name: 'Bakery', admin: { email, password } },
   });
   const { token } = await api<{ token: string }>(folio, 'POST', '/v1/auth/login', {
     body: { email, password },
   });
-  return { id: created.project.id, key: created.project.apiKey, token };
+  return { id: created.project.id, key: created.project.apiKey, token, email };
 }
 
 interface Entry {
@@ -114,6 +120,8 @@ export function editor(folio: { url: string }, project: Project) {
     previewToken: async () =>
       (await api<{ token: string }>(folio, 'POST', '/v1/preview-tokens', { token: project.token, body: {} }))
         .token,
+    setPreviewUrl: (previewUrl: string | null) =>
+      api(folio, 'PATCH', `/v1/projects/${project.id}`, { token: project.token, body: { previewUrl } }),
     setBakeEnabled: (bakeEnabled: boolean) =>
       api(folio, 'PATCH', `/v1/projects/${project.id}`, { token: project.token, body: { bakeEnabled } }),
   };

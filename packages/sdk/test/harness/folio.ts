@@ -152,10 +152,14 @@ export function countingFetch(): { fetch: (request: Request) => Promise<Response
   };
 }
 
-/** Resolves when `check` returns true (polled every 10 ms), or fails after `ms`. */
-export async function waitFor(check: () => boolean, ms = 5000, what = 'the condition'): Promise<void> {
+/** Resolves when `check` returns (or resolves to) true, polled every 10 ms, or fails after `ms`. */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  ms = 5000,
+  what = 'the condition',
+): Promise<void> {
   const until = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -12,6 +12,7 @@ import * as m0011 from './0011_activity.js';
 import * as m0012 from './0012_schedules.js';
 import * as m0013 from './0013_shared_limits.js';
 import * as m0014 from './0014_media_public_base.js';
+import * as m0015 from './0015_preview_url.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0012_schedules': m0012,
   '0013_shared_limits': m0013,
   '0014_media_public_base': m0014,
+  '0015_preview_url': m0015,
 };

@@ -17,6 +17,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
  * No inline script and no inline style sheet (the dashboard avoids Mantine's injected <style>
  * elements; see dashboard/src/app/app.css). Images may come from a project's CDN, hence https:.
+ * Frames: the preview pane shows the project's site (its previewUrl, any http(s) origin). The header
+ * is the same for every project and every /admin response (index.html is one file), so it allows
+ * http(s) frames in general; what guards the editor is the bridge's origin and source checks
+ * (dashboard/src/features/preview), not the CSP. The dashboard itself may not be framed.
  */
 export const DASHBOARD_CSP = [
   "default-src 'self'",
@@ -24,6 +28,7 @@ export const DASHBOARD_CSP = [
   "style-src 'self'",
   "img-src 'self' data: blob: https: http:",
   "font-src 'self'",
+  'frame-src http: https:',
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

@@ -14,6 +14,7 @@ export async function insertProject(
       apiKey: p.apiKey,
       domains: '[]',
       cdnUrl: null,
+      previewUrl: null,
       bakeEnabled: 1,
       createdAt: p.now,
       updatedAt: p.now,
@@ -55,7 +56,10 @@ export async function updateProject(
   db: DbOrTx,
   id: string,
   set: Partial<
-    Pick<ProjectRow, 'name' | 'domains' | 'cdnUrl' | 'bakeEnabled' | 'apiKey' | 'definitionSync'>
+    Pick<
+      ProjectRow,
+      'name' | 'domains' | 'cdnUrl' | 'previewUrl' | 'bakeEnabled' | 'apiKey' | 'definitionSync'
+    >
   > & {
     updatedAt: string;
   },

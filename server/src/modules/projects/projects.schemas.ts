@@ -3,6 +3,16 @@ import { Email, Password, RoleSchema, Strict, Timestamp } from '../../http/schem
 
 const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
 
+// Checked further by the service (previewUrlProblem): {pageId} present, a fixed origin, no credentials.
+const PreviewUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern: '^https?://',
+  description:
+    'An http(s) URL template containing `{pageId}`, e.g. `https://example.com{pageId}`; its origin must not depend on the page id, and it must not carry credentials.',
+  examples: ['https://example.com{pageId}'],
+});
+
 const hookExample = {
   id: 'netlify',
   type: 'generic',
@@ -15,6 +25,7 @@ export const projectExample = {
   apiKey: 'cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e',
   domains: ['example.com', 'localhost:5173'],
   cdnUrl: null,
+  previewUrl: 'https://example.com{pageId}',
   deployHooks: [hookExample],
   bakeEnabled: true,
   definitionSync: 'additive',
@@ -47,6 +58,10 @@ export const Project = Type.Object(
     apiKey: Type.String({ description: 'Publishable key, sent as x-cms-key. Safe in client code.' }),
     domains: Type.Array(Type.String()),
     cdnUrl: Type.Union([Type.String(), Type.Null()]),
+    previewUrl: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The site's page URL template for the dashboard's preview pane, `{pageId}` standing for the page id; null: no preview.",
+    }),
     deployHooks: Type.Array(DeployHook),
     bakeEnabled: Type.Boolean({
       description: 'Server kill-switch for build-time baking, echoed in the snapshot.',
@@ -117,6 +132,7 @@ export const UpdateProjectBody = Strict(
     name: Type.Optional(ProjectName),
     domains: Type.Optional(Type.Array(Domain, { maxItems: 100 })),
     cdnUrl: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+    previewUrl: Type.Optional(Type.Union([PreviewUrl, Type.Null()])),
     bakeEnabled: Type.Optional(Type.Boolean()),
     definitionSync: Type.Optional(DefinitionSync),
     deployHooks: Type.Optional(

@@ -12,6 +12,7 @@ import { isoNow } from '../../shared/time.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import * as users from '../users/users.repository.js';
 import type { Role } from '../users/users.table.js';
+import { previewUrlProblem } from './preview-url.js';
 import * as repo from './projects.repository.js';
 import type { DefinitionSyncMode, DeployHookRow, ProjectRow } from './projects.table.js';
 
@@ -30,6 +31,7 @@ export interface Project {
   apiKey: string;
   domains: string[];
   cdnUrl: string | null;
+  previewUrl: string | null;
   deployHooks: DeployHook[];
   bakeEnabled: boolean;
   definitionSync: DefinitionSyncMode;
@@ -49,6 +51,7 @@ export interface ProjectPatch {
   name?: string;
   domains?: string[];
   cdnUrl?: string | null;
+  previewUrl?: string | null;
   bakeEnabled?: boolean;
   definitionSync?: DefinitionSyncMode;
   deployHooks?: DeployHookInput[];
@@ -63,6 +66,7 @@ function toProject(row: ProjectRow, hooks: DeployHookRow[]): Project {
     apiKey: row.apiKey,
     domains: JSON.parse(row.domains) as string[],
     cdnUrl: row.cdnUrl,
+    previewUrl: row.previewUrl,
     deployHooks: hooks
       .filter((h) => h.projectId === row.id)
       .map((h) => ({ id: h.id, type: h.type as DeployHookType, url: h.url, hasSecret: h.secret !== null })),
@@ -133,6 +137,13 @@ async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: bo
     message ? [{ path: `body.deployHooks.${position}.url`, message }] : [],
   );
   if (details.length > 0) throw validationFailed('A deploy hook URL is not an allowed target.', details);
+}
+
+function checkPreviewUrl(template: string | null | undefined): void {
+  const problem = template ? previewUrlProblem(template) : null;
+  if (problem) {
+    throw validationFailed(`The preview URL ${problem}.`, [{ path: 'body.previewUrl', message: problem }]);
+  }
 }
 
 /** `changes` tells every instance's caches (publishable key, domains, snapshot) that a project changed. */
@@ -208,6 +219,7 @@ export function createProjectsService(
     async update(projectId: string, patch: ProjectPatch, actor: UserActor): Promise<Project> {
       // Outbound safety (contract §4): checked before the transaction, as it resolves host names.
       if (patch.deployHooks) await checkDeployHookTargets(patch.deployHooks, options.allowPrivate);
+      checkPreviewUrl(patch.previewUrl);
       await transactionWithChanges(db, changes, async (trx, changed) => {
         await changed(TOPICS.project, projectId);
         const now = isoNow();
@@ -216,6 +228,7 @@ export function createProjectsService(
           ...(patch.name !== undefined && { name: patch.name }),
           ...(patch.domains !== undefined && { domains: JSON.stringify(normalizeDomains(patch.domains)) }),
           ...(patch.cdnUrl !== undefined && { cdnUrl: patch.cdnUrl?.replace(/\/+$/, '') ?? null }),
+          ...(patch.previewUrl !== undefined && { previewUrl: patch.previewUrl }),
           ...(patch.bakeEnabled !== undefined && { bakeEnabled: patch.bakeEnabled ? 1 : 0 }),
           ...(patch.definitionSync !== undefined && { definitionSync: patch.definitionSync }),
         });

@@ -11,6 +11,8 @@ export interface ProjectsTable {
   /** JSON array of host names. */
   domains: string;
   cdnUrl: string | null;
+  /** The site's page URL template with `{pageId}` (the dashboard's preview pane); null: no preview. */
+  previewUrl: string | null;
   bakeEnabled: number;
   /** A DefinitionSyncMode; the column defaults to `additive`. */
   definitionSync: Generated<DefinitionSyncMode>;

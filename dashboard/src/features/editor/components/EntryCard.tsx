@@ -13,11 +13,12 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../../lib/api';
 import { useApi } from '../../auth/api/session';
 import { pageKeys, pagePath } from '../../pages/api/pages.api';
+import { usePreviewBridge } from '../../preview/components/PreviewContext';
 import { ScheduleButton } from '../../schedules/components/ScheduleButton';
 import {
   type ChangedBy,
@@ -31,7 +32,15 @@ import {
   whoChanged,
 } from '../api/entries.api';
 import { type Draft, drafts } from '../lib/drafts';
-import { type FieldType, type FormValue, isFieldType, sameValue, toForm, toWire } from '../lib/fields';
+import {
+  type FieldType,
+  type FormValue,
+  isFieldType,
+  sameValue,
+  toForm,
+  toWire,
+  workingFields,
+} from '../lib/fields';
 import { ConflictAlert } from './ConflictAlert';
 import { FieldControl } from './FieldControl';
 
@@ -43,6 +52,11 @@ interface Props {
   site: Site;
   canDelete: boolean;
   onDirty(entryId: string, dirty: boolean): void;
+  /** The entry the editor works on (picked in the preview or focused here). */
+  active?: boolean;
+  /** Changes each time the site in the preview selects this entry: the form is scrolled to and focused. */
+  selectRequest?: number;
+  onFocusEntry?(entryId: string): void;
 }
 
 /**
@@ -50,8 +64,19 @@ interface Props {
  * written to storage on every change; saving sends only the changed keys, with If-Match of the version
  * the edits were made on.
  */
-export function EntryCard({ entry, definition, site, canDelete, onDirty }: Props) {
+export function EntryCard({
+  entry,
+  definition,
+  site,
+  canDelete,
+  onDirty,
+  active = false,
+  selectRequest = 0,
+  onFocusEntry,
+}: Props) {
   const api = useApi();
+  const preview = usePreviewBridge();
+  const card = useRef<HTMLElement>(null);
   const queryClient = useQueryClient();
   const titleId = useId();
   const { projectId } = site;
@@ -90,13 +115,33 @@ export function EntryCard({ entry, definition, site, canDelete, onDirty }: Props
     if (draft === null) setGeneration((g) => g + 1);
   }, [entry.version]);
 
+  // Restored edits show in the preview too, once its site connects.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per bridge; later edits are sent by change()
+  useEffect(() => {
+    if (draft) preview?.draft(entry.id, workingFields(entry.fields, declared, draft.values), true);
+  }, [preview]);
+  // Picked in the preview: bring the form into view and put the cursor in its first field.
+  useEffect(() => {
+    const section = card.current;
+    if (!selectRequest || !section) return;
+    section.scrollIntoView({ block: 'start' });
+    section
+      .querySelector<HTMLElement>(
+        'input:not([type=hidden]):not([readonly]), textarea, [contenteditable="true"]',
+      )
+      ?.focus({ preventScroll: true });
+  }, [selectRequest]);
+
   const change = (key: string, type: FieldType, value: FormValue) => {
     setError(null);
     const wire = toWire(type, value);
     const values = { ...edits };
     if (wire.ok && sameValue(wire.value, entry.fields[key])) delete values[key];
     else values[key] = value;
-    setDraft(Object.keys(values).length > 0 ? { version: draft?.version ?? entry.version, values } : null);
+    const dirtyNow = Object.keys(values).length > 0;
+    setDraft(dirtyNow ? { version: draft?.version ?? entry.version, values } : null);
+    // Sent at once, not from an effect, so the site re-renders with the keystroke.
+    preview?.draft(entry.id, workingFields(entry.fields, declared, values), dirtyNow);
   };
 
   const problems = declared
@@ -142,6 +187,8 @@ export function EntryCard({ entry, definition, site, canDelete, onDirty }: Props
           overVersion ?? draft?.version ?? entry.version,
         );
         setDraft(null);
+        // The site sees the saved copy through its live updates from now on.
+        preview?.forget(entry.id);
         apply(saved);
       }
       setConflict(null);
@@ -165,6 +212,12 @@ export function EntryCard({ entry, definition, site, canDelete, onDirty }: Props
     setDraft(null);
     setConflict(null);
     await queryClient.invalidateQueries({ queryKey: entryKeys.entries(projectId, entry.pageId) });
+    // My edits are dropped: the site shows the current copy again.
+    const fresh = queryClient
+      .getQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId))
+      ?.find((e) => e.id === entry.id);
+    if (fresh) preview?.draft(entry.id, fresh.fields, false);
+    preview?.forget(entry.id);
     setGeneration((g) => g + 1);
   };
 
@@ -187,7 +240,17 @@ export function EntryCard({ entry, definition, site, canDelete, onDirty }: Props
   };
 
   return (
-    <Paper component="section" aria-labelledby={titleId} withBorder p="md" radius="md">
+    <Paper
+      ref={card}
+      component="section"
+      aria-labelledby={titleId}
+      aria-current={active ? 'true' : undefined}
+      className={active ? 'folio-entry-active' : undefined}
+      onFocus={() => onFocusEntry?.(entry.id)}
+      withBorder
+      p="md"
+      radius="md"
+    >
       <Stack>
         <Group justify="space-between" wrap="nowrap">
           <Group gap="xs">

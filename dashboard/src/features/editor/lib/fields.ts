@@ -103,3 +103,24 @@ function stable(v: unknown): string {
   }
   return JSON.stringify(v);
 }
+
+/**
+ * The entry's fields as the form has them now: the stored fields with every valid edit applied (an
+ * emptied optional field removed); an edit that is not valid yet keeps the stored value. This is what
+ * the preview's site is sent as a draft (src/features/preview).
+ */
+export function workingFields(
+  stored: Record<string, unknown>,
+  declared: { key: string; type: FieldType }[],
+  edits: Record<string, FormValue>,
+): Record<string, unknown> {
+  const fields = { ...stored };
+  for (const f of declared) {
+    if (!(f.key in edits)) continue;
+    const wire = toWire(f.type, edits[f.key]!);
+    if (!wire.ok) continue;
+    if (wire.value === null) delete fields[f.key];
+    else fields[f.key] = wire.value;
+  }
+  return fields;
+}

@@ -7,6 +7,9 @@ import { QueryState } from '../../../app/QueryState';
 import { ApiError, messageOf } from '../../../lib/api';
 import { useApi } from '../../auth/api/session';
 import { pageKeys } from '../../pages/api/pages.api';
+import { PreviewContext } from '../../preview/components/PreviewContext';
+import { PreviewPane } from '../../preview/components/PreviewPane';
+import { usePagePreview } from '../../preview/components/usePagePreview';
 import { useProject, useProjects } from '../../projects/api/projects.api';
 import { ScheduleButton } from '../../schedules/components/ScheduleButton';
 import { ScheduledList } from '../../schedules/components/ScheduledList';
@@ -15,7 +18,11 @@ import { EntryCard } from '../components/EntryCard';
 import { UnsavedChangesPrompt } from '../components/UnsavedChangesPrompt';
 import { drafts } from '../lib/drafts';
 
-/** A page: its entries in order, each as a form; "Publish page" publishes every draft of it. */
+/**
+ * A page: its entries in order, each as a form; "Publish page" publishes every draft of it. Beside
+ * them, the site's page in the preview pane (src/features/preview): a component clicked there selects
+ * its form here, and the forms' unsaved values show there as they are typed.
+ */
 export function PageEditorRoute() {
   const params = useParams();
   const projectId = params.projectId!;
@@ -30,6 +37,23 @@ export function PageEditorRoute() {
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
   const [publishing, setPublishing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const preview = usePagePreview(projectId, pageId);
+  const previewUrl = project.data?.previewUrl ?? null;
+  // Shown at first when the project has a preview URL; the toggle's choice holds for this screen.
+  const [previewChoice, setPreviewChoice] = useState<boolean | null>(null);
+  const previewShown = previewChoice ?? previewUrl !== null;
+  const [focused, setFocused] = useState<string | null>(null);
+  const selected = preview.selection;
+  const activeEntry = focused ?? selected?.entryId ?? null;
+  const bridge = preview.bridge;
+  // Focus in a form outlines its component in the site.
+  const onFocusEntry = useCallback(
+    (entryId: string) => {
+      bridge.highlight(entryId);
+      setFocused(entryId);
+    },
+    [bridge],
+  );
 
   const onDirty = useCallback((entryId: string, isDirty: boolean) => {
     setDirty((prev) => {
@@ -90,6 +114,13 @@ export function PageEditorRoute() {
               Schedule page
             </ScheduleButton>
           )}
+          <Button
+            variant={previewShown ? 'light' : 'default'}
+            aria-pressed={previewShown}
+            onClick={() => setPreviewChoice(!previewShown)}
+          >
+            Preview
+          </Button>
           <Button onClick={() => void publishPage()} loading={publishing} disabled={!ready || dirty.size > 0}>
             Publish page
           </Button>
@@ -113,25 +144,43 @@ export function PageEditorRoute() {
           onRan={onScheduleRan}
         />
       )}
-      {!ready ? (
-        <QueryState
-          query={project.isError ? project : entries.isError ? entries : definitions}
-          what="this page"
-        />
-      ) : entries.data.length === 0 ? (
-        <Text>This page has no entries.</Text>
-      ) : (
-        entries.data.map((entry) => (
-          <EntryCard
-            key={entry.id}
-            entry={entry}
-            definition={definitions.data.find((d) => d.instanceKey === entry.instanceKey)}
-            site={site!}
-            canDelete={role === 'admin'}
-            onDirty={onDirty}
-          />
-        ))
-      )}
+      <PreviewContext value={bridge}>
+        <div className="folio-page-layout" data-preview={previewShown ? 'true' : 'false'}>
+          <Stack className="folio-page-forms">
+            {!ready ? (
+              <QueryState
+                query={project.isError ? project : entries.isError ? entries : definitions}
+                what="this page"
+              />
+            ) : entries.data.length === 0 ? (
+              <Text>This page has no entries.</Text>
+            ) : (
+              entries.data.map((entry) => (
+                <EntryCard
+                  key={entry.id}
+                  entry={entry}
+                  definition={definitions.data.find((d) => d.instanceKey === entry.instanceKey)}
+                  site={site!}
+                  canDelete={role === 'admin'}
+                  onDirty={onDirty}
+                  active={entry.id === activeEntry}
+                  selectRequest={selected?.entryId === entry.id ? selected.request : 0}
+                  onFocusEntry={onFocusEntry}
+                />
+              ))
+            )}
+          </Stack>
+          {previewShown && project.data && (
+            <PreviewPane
+              projectId={projectId}
+              pageId={pageId}
+              previewUrl={previewUrl}
+              bridge={bridge}
+              status={preview.status}
+            />
+          )}
+        </div>
+      </PreviewContext>
       <UnsavedChangesPrompt
         when={dirty.size > 0}
         onLeave={() => {

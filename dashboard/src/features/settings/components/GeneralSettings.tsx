@@ -4,9 +4,12 @@ import { notifications } from '@mantine/notifications';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { type Project, useProjectWrites } from '../api/settings.api';
 
+const PREVIEW_HELP =
+  "Your site's address for a page, with {pageId} where the page's id goes: https://example.com{pageId} shows /about at https://example.com/about. The page screen then shows your site beside its forms: click a component to edit it and see your typing in the page before you save. A site built with Folio's SDK (@folio/sdk or @folio/react, from the release that brought visual editing) connects by itself, with nothing else to add, once it lets this dashboard frame it; it is given a read-only preview token only when it is framed by this dashboard from this address's origin. Empty: no preview.";
+
 const DOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;
 
-/** Name, domains, CDN URL, baking and who may change definitions: one form, one PATCH. */
+/** Name, domains, CDN URL, preview URL, baking and who may change definitions: one form, one PATCH. */
 export function GeneralSettings({ project }: { project: Project }) {
   const { update } = useProjectWrites(project.id);
   const form = useForm({
@@ -14,6 +17,7 @@ export function GeneralSettings({ project }: { project: Project }) {
       name: project.name,
       domains: project.domains,
       cdnUrl: project.cdnUrl ?? '',
+      previewUrl: project.previewUrl ?? '',
       bakeEnabled: project.bakeEnabled,
       definitionSync: project.definitionSync,
     },
@@ -25,6 +29,11 @@ export function GeneralSettings({ project }: { project: Project }) {
       },
       cdnUrl: (v) =>
         v.trim() === '' || /^https?:\/\/\S+$/.test(v.trim()) ? null : 'An http(s) address, or empty',
+      // The server checks the rest (credentials, an origin the page id could move) and says why.
+      previewUrl: (v) =>
+        v.trim() === '' || (/^https?:\/\/\S+$/.test(v.trim()) && v.includes('{pageId}'))
+          ? null
+          : 'An http(s) address with {pageId} where the page goes, or empty',
     },
   });
   const submit = form.onSubmit((values) =>
@@ -33,6 +42,7 @@ export function GeneralSettings({ project }: { project: Project }) {
         name: values.name.trim(),
         domains: values.domains.map((d) => d.toLowerCase()),
         cdnUrl: values.cdnUrl.trim() || null,
+        previewUrl: values.previewUrl.trim() || null,
         bakeEnabled: values.bakeEnabled,
         definitionSync: values.definitionSync,
       },
@@ -43,6 +53,7 @@ export function GeneralSettings({ project }: { project: Project }) {
             name: p.name,
             domains: p.domains,
             cdnUrl: p.cdnUrl ?? '',
+            previewUrl: p.previewUrl ?? '',
             bakeEnabled: p.bakeEnabled,
             definitionSync: p.definitionSync,
           });
@@ -70,6 +81,13 @@ export function GeneralSettings({ project }: { project: Project }) {
             description="Media URLs start with it when set (a CDN in front of /media); empty: Folio's own address"
             placeholder="https://cdn.example.com"
             {...form.getInputProps('cdnUrl')}
+          />
+          <TextInput
+            label="Preview URL"
+            description={PREVIEW_HELP}
+            placeholder="https://example.com{pageId}"
+            classNames={{ input: 'folio-mono' }}
+            {...form.getInputProps('previewUrl')}
           />
           <Switch
             label="Baking"

@@ -1,0 +1,28 @@
+import { useMemo, useState } from 'react';
+import { useApi } from '../../auth/api/session';
+import { createPreviewToken } from '../api/preview-tokens.api';
+import { type BridgeStatus, PreviewBridge } from '../lib/preview-bridge';
+
+/** A selection made in the site: which entry, and a counter so selecting it again focuses it again. */
+export interface Selection {
+  entryId: string;
+  request: number;
+}
+
+/** The page screen's bridge (one per page), the site's connection status and its last selection. */
+export function usePagePreview(projectId: string, pageId: string) {
+  const api = useApi();
+  const [status, setStatus] = useState<BridgeStatus>({ kind: 'waiting' });
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const bridge = useMemo(
+    () =>
+      new PreviewBridge({
+        pageId,
+        createToken: () => createPreviewToken(api, projectId),
+        onSelect: (entryId) => setSelection((s) => ({ entryId, request: (s?.request ?? 0) + 1 })),
+        onStatus: setStatus,
+      }),
+    [api, projectId, pageId],
+  );
+  return { bridge, status, selection };
+}

@@ -1,0 +1,70 @@
+/**
+ * The dashboard's half of the visual-editing bridge (BRIDGE.md at the repository's worktree root, and
+ * the root README's "How a site enables preview"): the shapes of the messages and the few pure rules.
+ * The site's half is in packages/sdk.
+ */
+
+export const PAGE_ID = '{pageId}';
+
+/** Site → dashboard. */
+export type SiteMessage =
+  | { folio: 'bridge'; v: 1; type: 'hello'; pageId: string }
+  | { folio: 'bridge'; v: 1; type: 'ready'; pageId: string }
+  | { folio: 'bridge'; v: 1; type: 'select'; entryId: string };
+
+/** Dashboard → site. */
+export type DashboardMessage =
+  | { type: 'init'; previewToken: string; pageId: string }
+  | { type: 'draft'; entryId: string; fields: Record<string, unknown> }
+  | { type: 'highlight'; entryId: string | null };
+
+export const envelope = (message: DashboardMessage) => ({ folio: 'bridge', v: 1, ...message });
+
+/** A message of the bridge, version 1, with the fields its type needs; anything else is ignored. */
+export function asSiteMessage(data: unknown): SiteMessage | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const m = data as Record<string, unknown>;
+  if (m.folio !== 'bridge' || m.v !== 1) return null;
+  if ((m.type === 'hello' || m.type === 'ready') && typeof m.pageId === 'string') return m as SiteMessage;
+  if (m.type === 'select' && typeof m.entryId === 'string') return m as SiteMessage;
+  return null;
+}
+
+export type PreviewTarget =
+  | { ok: true; url: string; origin: string }
+  | { ok: false; reason: 'unset' | 'invalid' | 'same-origin' | 'moved' };
+
+/**
+ * Where the pane points for a page: the template with the page id put in, and the origin the bridge
+ * trusts. The origin is the template's (what comes before `{pageId}`), and the expanded URL must keep
+ * it: the server refuses templates whose origin a path-like page id could move, but a page id without
+ * a leading "/" still could (`https://example.com{pageId}` with "x"). The dashboard's own origin is
+ * refused: a same-origin frame could read the editor's session.
+ */
+export function previewTarget(template: string | null, pageId: string, ownOrigin: string): PreviewTarget {
+  if (!template) return { ok: false, reason: 'unset' };
+  const at = template.indexOf(PAGE_ID);
+  let origin: string;
+  let url: URL;
+  try {
+    origin = new URL(template.slice(0, at)).origin;
+    url = new URL(template.replaceAll(PAGE_ID, pageId));
+  } catch {
+    return { ok: false, reason: 'invalid' };
+  }
+  if (at < 0 || !/^https?:$/.test(url.protocol)) return { ok: false, reason: 'invalid' };
+  if (url.origin !== origin) return { ok: false, reason: 'moved' };
+  if (origin === ownOrigin) return { ok: false, reason: 'same-origin' };
+  return { ok: true, url: url.href, origin };
+}
+
+/**
+ * The token is replaced this long before it expires. Counted on the browser's clock from when the token
+ * arrived, for its lifetime, rather than from `expiresAt` (the server's clock): an editor's clock that
+ * is off by minutes must not make the site hold an expired token, nor renew it over and over.
+ */
+export const RENEW_BEFORE_MS = 5 * 60_000;
+
+export function renewAfter(lifetimeMs: number): number {
+  return Math.max(30_000, lifetimeMs - RENEW_BEFORE_MS);
+}

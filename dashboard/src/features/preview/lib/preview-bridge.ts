@@ -1,0 +1,155 @@
+import { asSiteMessage, type DashboardMessage, envelope, renewAfter } from './bridge';
+
+export interface PreviewToken {
+  token: string;
+  /** How long it lasts from when it was made (its ttl). */
+  lifetimeMs: number;
+}
+
+export type BridgeStatus =
+  | { kind: 'waiting' }
+  | { kind: 'connected' }
+  | { kind: 'wrong-origin'; origin: string }
+  | { kind: 'failed'; message: string };
+
+interface Options {
+  pageId: string;
+  /** POST /v1/preview-tokens with the editor's session. */
+  createToken(): Promise<PreviewToken>;
+  onSelect(entryId: string): void;
+  onStatus(status: BridgeStatus): void;
+}
+
+interface Frame {
+  window(): Window | null;
+  origin: string;
+}
+
+/**
+ * One page screen's bridge to the site in its preview pane. Framework-free so its rules read in one
+ * place: a message counts only when it comes from the pane's own window (`event.source`; a frame nested
+ * inside the site, another tab or an extension is not it) AND from the preview URL's origin (a site
+ * that redirected elsewhere is not it); everything is posted with that origin as `targetOrigin`, never
+ * '*', so if the frame has navigated away the browser drops the message instead of delivering a token.
+ * The token is made only on a valid `hello`, so a stranger never causes one to exist.
+ *
+ * The forms hand it their working values (`draft`) whether or not a site is connected; it keeps the
+ * latest of each entry and sends them all once the site says `ready`, so edits made before the pane
+ * loaded (or restored after a reload) show too.
+ */
+export class PreviewBridge {
+  private frame: Frame | null = null;
+  private token: { value: string; renewAt: number } | null = null;
+  private making: Promise<string> | null = null;
+  private renewal: ReturnType<typeof setTimeout> | undefined;
+  private ready = false;
+  private readonly drafts = new Map<string, Record<string, unknown>>();
+  private highlighted: string | null = null;
+
+  constructor(private readonly options: Options) {}
+
+  /** Starts listening to the pane's frame; the returned function stops it (the pane closed). */
+  attach(frameWindow: () => Window | null, origin: string): () => void {
+    const frame: Frame = { window: frameWindow, origin };
+    this.frame = frame;
+    this.ready = false;
+    const listener = (event: MessageEvent) => this.receive(frame, event);
+    window.addEventListener('message', listener);
+    this.options.onStatus({ kind: 'waiting' });
+    return () => {
+      window.removeEventListener('message', listener);
+      clearTimeout(this.renewal);
+      this.renewal = undefined;
+      if (this.frame === frame) this.frame = null;
+      this.ready = false;
+    };
+  }
+
+  /** The form's working values of one entry (`dirty` false: the stored values, sent only to undo a draft). */
+  draft(entryId: string, fields: Record<string, unknown>, dirty: boolean): void {
+    if (!dirty && !this.drafts.has(entryId)) return;
+    this.drafts.set(entryId, fields);
+    if (this.ready) this.post({ type: 'draft', entryId, fields });
+  }
+
+  /** The entry was saved: the site follows it through live updates from now on. */
+  forget(entryId: string): void {
+    this.drafts.delete(entryId);
+  }
+
+  highlight(entryId: string | null): void {
+    this.highlighted = entryId;
+    if (this.ready) this.post({ type: 'highlight', entryId });
+  }
+
+  private receive(frame: Frame, event: MessageEvent): void {
+    if (this.frame !== frame) return;
+    const source = frame.window();
+    if (!source || event.source !== source) return;
+    const message = asSiteMessage(event.data);
+    if (!message) return;
+    if (event.origin !== frame.origin) {
+      this.options.onStatus({ kind: 'wrong-origin', origin: event.origin });
+      return;
+    }
+    switch (message.type) {
+      case 'hello':
+        // Also after a reload or a navigation inside the frame: the site starts over.
+        this.ready = false;
+        void this.init();
+        return;
+      case 'ready':
+        this.ready = true;
+        this.options.onStatus({ kind: 'connected' });
+        for (const [entryId, fields] of this.drafts) this.post({ type: 'draft', entryId, fields });
+        if (this.highlighted) this.post({ type: 'highlight', entryId: this.highlighted });
+        return;
+      case 'select':
+        this.options.onSelect(message.entryId);
+        return;
+    }
+  }
+
+  private async init(): Promise<void> {
+    try {
+      const token = await this.currentToken();
+      this.post({ type: 'init', previewToken: token, pageId: this.options.pageId });
+    } catch (err) {
+      this.options.onStatus({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /** The token in hand until it is due for renewal; one request for many hellos. */
+  private currentToken(): Promise<string> {
+    if (this.token && Date.now() < this.token.renewAt) return Promise.resolve(this.token.value);
+    this.making ??= this.options.createToken().then(
+      (token) => {
+        const delay = renewAfter(token.lifetimeMs);
+        this.token = { value: token.token, renewAt: Date.now() + delay };
+        this.making = null;
+        this.scheduleRenewal(delay);
+        return token.token;
+      },
+      (err: unknown) => {
+        this.making = null;
+        throw err;
+      },
+    );
+    return this.making;
+  }
+
+  /** A new token, sent in a new `init`, before the one the site holds expires. */
+  private scheduleRenewal(delay: number): void {
+    clearTimeout(this.renewal);
+    if (!this.frame) return;
+    this.renewal = setTimeout(() => {
+      this.token = null;
+      void this.init();
+    }, delay);
+  }
+
+  private post(message: DashboardMessage): void {
+    const frame = this.frame;
+    frame?.window()?.postMessage(envelope(message), frame.origin);
+  }
+}

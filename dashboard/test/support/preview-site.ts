@@ -1,0 +1,95 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for a site, on its own origins, playing the site's end of the preview bridge (BRIDGE.md)
+ * the way @folio/sdk does: hello to the dashboard until `init`, then it reads the page's entries with
+ * the preview token (drafts) and says `ready`; `draft` re-renders a title at once, `highlight` is
+ * recorded, a click on a title posts `select`. It accepts messages only from the dashboard's origin
+ * and its parent window. Every bridge message it receives is kept in `window.received`, and the
+ * number of hellos it sent in `window.hellos`.
+ *
+ * Two servers, so two origins: `/site{pageId}` is the page; `/redirect{pageId}` sends the browser to
+ * the same page on the other origin (a site that ends up somewhere else than its preview URL says).
+ */
+export async function startPreviewSite(folioUrl: string, apiKey: string) {
+  const ports: number[] = [];
+  const handler = (req: { url?: string }, res: import('node:http').ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname.startsWith('/redirect')) {
+      const rest = url.pathname.slice('/redirect'.length);
+      res.writeHead(302, { location: `http://127.0.0.1:${ports[1]}/site${rest}${url.search}` }).end();
+      return;
+    }
+    if (!url.pathname.startsWith('/site')) {
+      res.writeHead(404).end();
+      return;
+    }
+    const pageId = decodeURIComponent(url.pathname.slice('/site'.length)) || '/';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(folioUrl, apiKey, pageId));
+  };
+  const servers: Server[] = [createServer(handler), createServer(handler)];
+  for (const server of servers) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    ports.push((server.address() as AddressInfo).port);
+  }
+  return {
+    /** The preview URL's origin. */
+    origin: `http://127.0.0.1:${ports[0]}`,
+    /** Where /redirect sends the browser: another origin. */
+    otherOrigin: `http://127.0.0.1:${ports[1]}`,
+    close: () =>
+      Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))).then(
+        () => undefined,
+      ),
+  };
+}
+
+function page(folioUrl: string, apiKey: string, pageId: string): string {
+  const config = JSON.stringify({ folio: new URL(folioUrl).origin, apiKey, pageId }).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Test site ${pageId.replace(/[<&]/g, '')}</title></head>
+<body><main><h1>Test site</h1><div id="entries"><p>Loading…</p></div></main>
+<script>
+const { folio, apiKey, pageId } = ${config};
+window.received = [];
+let initialised = false;
+const post = (message) => parent.postMessage({ folio: 'bridge', v: 1, ...message }, folio);
+const entries = document.getElementById('entries');
+function render(list) {
+  entries.replaceChildren(...list.map((entry) => {
+    const title = document.createElement('h2');
+    title.dataset.entry = entry.id;
+    title.textContent = entry.fields.title ?? '';
+    title.addEventListener('click', () => post({ type: 'select', entryId: entry.id }));
+    return title;
+  }));
+}
+addEventListener('message', async (event) => {
+  if (event.origin !== folio || event.source !== parent) return;
+  const message = event.data;
+  if (!message || message.folio !== 'bridge' || message.v !== 1) return;
+  window.received.push(message);
+  if (message.type === 'init') {
+    initialised = true;
+    const res = await fetch(folio + '/v1/content/' + encodeURIComponent(pageId), {
+      headers: { 'x-cms-key': apiKey, 'x-cms-preview': message.previewToken },
+    });
+    render((await res.json()).data);
+    post({ type: 'ready', pageId });
+  } else if (message.type === 'draft') {
+    const title = document.querySelector('[data-entry="' + CSS.escape(message.entryId) + '"]');
+    if (title) title.textContent = message.fields.title ?? '';
+  } else if (message.type === 'highlight') {
+    document.body.dataset.highlight = message.entryId ?? '';
+  }
+});
+window.hellos = 0;
+(function hello() {
+  if (initialised || window.hellos >= 20) return;
+  window.hellos++;
+  post({ type: 'hello', pageId });
+  setTimeout(hello, 500);
+})();
+</script></body></html>`;
+}

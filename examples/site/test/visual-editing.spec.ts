@@ -1,0 +1,156 @@
+import { expect, type Page, test } from '@playwright/test';
+import { editor, type Folio, newProject, PASSWORD, type Project, startFolio } from './support/folio';
+import type { Running } from './support/processes';
+import { startDev } from './support/site';
+
+/**
+ * Visual editing end to end (issue 16): Folio serves the dashboard at /admin on one origin, the example
+ * site runs on another (`next dev`), and the page screen's preview pane frames the site. Open the page
+ * in the dashboard → the pane shows the site → click the Hero → its form is selected → typing changes
+ * the text in the frame before any save (the delay from keypress to the frame's text is measured and
+ * printed) → Publish → a visitor, with no preview, sees the new text.
+ */
+test.describe.configure({ mode: 'serial' });
+
+let folio: Folio;
+let project: Project;
+let site: Running | undefined;
+let cms: ReturnType<typeof editor>;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  folio = await startFolio();
+  project = await newProject(folio);
+  cms = editor(folio, project);
+  site = await startDev(folio, project);
+});
+
+test.afterAll(async () => {
+  await site?.stop();
+  await folio?.close();
+});
+
+/** Stega marks (invisible characters the SDK appends to text values in preview) are not part of the text. */
+const MARKS = '[\\u2063\\u200b-\\u200d\\u2060]*';
+const shows = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${MARKS}$`);
+
+const KEYS = ' fresh';
+
+test('click the Hero in the pane, type, see it in the page at once, publish, a visitor sees it', async ({
+  page,
+  browser,
+}) => {
+  // The site registers its components on mount (development); the editor publishes a first Hero.
+  const visitor = await browser.newPage();
+  await visitor.goto(site!.url);
+  await expect
+    .poll(async () => (await cms.entries()).map((e) => e.instanceKey), { timeout: 30_000 })
+    .toContain('hero');
+  await cms.save('hero', { title: 'Fresh bread daily', subtitle: 'Baked at dawn' }, 'published');
+  await cms.setPreviewUrl(`${site!.url}{pageId}`);
+
+  await page.goto(`${folio.url}/admin/p/${project.id}/pages/${encodeURIComponent('/')}`);
+  await page.getByLabel('Email').fill(project.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  // The pane shows the site, which connects (hello → token → init → ready).
+  const pane = page.getByRole('complementary', { name: 'Preview' });
+  await expect(page.getByRole('button', { name: 'Preview' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTitle('Preview of /')).toHaveAttribute('src', `${site!.url}/`);
+  await expect(pane.getByRole('status')).toContainText('Connected', { timeout: 60_000 });
+  const frame = page.frameLocator('iframe[title="Preview of /"]');
+  const heading = frame.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText(shows('Fresh bread daily'));
+
+  // Click the Hero: its form is selected, the cursor in its first field.
+  await heading.click();
+  const heroForm = page.getByRole('region', { name: 'hero' });
+  await expect(heroForm).toHaveAttribute('aria-current', 'true');
+  const title = heroForm.getByRole('textbox', { name: 'title', exact: true });
+  await expect(title).toBeFocused();
+  await page.screenshot({ path: new URL('./screenshots/visual-editing.png', import.meta.url).pathname });
+
+  // Typing changes the frame's text before saving; each keystroke's delay is measured in the browser.
+  await title.press('End');
+  const delays = await typeAndMeasure(page, KEYS);
+  console.log(
+    `visual editing: keypress → text in the frame: ${delays.map((d) => d.toFixed(1)).join(', ')} ms`,
+  );
+  test.info().annotations.push({ type: 'keypress to frame (ms)', description: delays.join(', ') });
+  // The issue's "within 100 ms", on the median keystroke: over four runs 13–78 ms per key (median at
+  // most 36 ms) with the machine's load average at 25 on 2 cores, so the bound holds with a wide margin,
+  // while one keystroke caught by a garbage collection or a busy CI neighbour does not fail the run.
+  const median = [...delays].sort((a, b) => a - b)[Math.floor(delays.length / 2)]!;
+  expect(median).toBeLessThan(100);
+  await expect(heading).toHaveText(shows(`Fresh bread daily${KEYS}`));
+  expect((await cms.entries()).find((e) => e.instanceKey === 'hero')?.fields.title).toBe('Fresh bread daily');
+  await page.screenshot({
+    path: new URL('./screenshots/visual-editing-typed.png', import.meta.url).pathname,
+  });
+
+  // Publish as everywhere; a visitor's page (no frame, no preview) shows the new text.
+  await heroForm.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByText('hero: published')).toBeVisible();
+  await visitor.reload();
+  await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(`Fresh bread daily${KEYS}`);
+  await expect(heading).toHaveText(shows(`Fresh bread daily${KEYS}`));
+  await visitor.close();
+});
+
+/**
+ * Types `keys` one at a time into the focused field; for each, the time from the dashboard's keydown to
+ * the frame's heading showing the text with that key (both clocks as timeOrigin + now, comparable
+ * across the two documents). Each key waits for its own change before the next is pressed.
+ */
+async function typeAndMeasure(page: Page, keys: string): Promise<number[]> {
+  const frame = page.frames().find((f) => f !== page.mainFrame());
+  if (!frame) throw new Error('no preview frame');
+  await frame.evaluate(() => {
+    const w = window as unknown as { changes: { at: number; text: string }[] };
+    w.changes = [];
+    const read = () =>
+      (document.querySelector('h1')?.textContent ?? '').replace(/\u2063[\u200b-\u200d\u2060]*/g, '');
+    new MutationObserver(() =>
+      w.changes.push({ at: performance.timeOrigin + performance.now(), text: read() }),
+    ).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.evaluate(() => {
+    const w = window as unknown as { keydowns: number[] };
+    w.keydowns = [];
+    document.addEventListener(
+      'keydown',
+      () => w.keydowns.push(performance.timeOrigin + performance.now()),
+      true,
+    );
+  });
+  const delays: number[] = [];
+  let expected = await frame.evaluate(() =>
+    (document.querySelector('h1')?.textContent ?? '').replace(/\u2063[\u200b-\u200d\u2060]*/g, ''),
+  );
+  for (const [i, key] of [...keys].entries()) {
+    expected += key;
+    await page.keyboard.press(key === ' ' ? 'Space' : key);
+    const text = expected;
+    await expect
+      .poll(() =>
+        frame.evaluate(
+          (t) => (window as unknown as { changes: { text: string }[] }).changes.some((c) => c.text === t),
+          text,
+        ),
+      )
+      .toBe(true);
+    const changedAt = await frame.evaluate(
+      (t) =>
+        (window as unknown as { changes: { at: number; text: string }[] }).changes.find((c) => c.text === t)!
+          .at,
+      text,
+    );
+    const pressedAt = await page.evaluate(
+      (n) => (window as unknown as { keydowns: number[] }).keydowns[n]!,
+      i,
+    );
+    delays.push(changedAt - pressedAt);
+  }
+  return delays;
+}

@@ -1,0 +1,26 @@
+/**
+ * The site page of the bridge tests (bundled by the test, loaded by the browser): a Hero and a Cta
+ * rendered from `folio.live('/')` with plain DOM calls, no framework. Config in the URL's fragment.
+ */
+import { createFolio, type Entry } from '../../src/index.js';
+
+const config = JSON.parse(decodeURIComponent(location.hash.slice(1))) as {
+  url: string;
+  key: string;
+  editorOrigin: string;
+};
+const page = window as unknown as {
+  siteFetch: (r: Request) => Promise<Response>;
+  entries: Record<string, Entry>;
+};
+page.entries = {};
+const folio = createFolio({ ...config, fetch: page.siteFetch });
+const text = (id: string, value: unknown) => {
+  const element = document.getElementById(id);
+  if (element) element.textContent = typeof value === 'string' ? value : '';
+};
+folio.live('/', (entry) => {
+  page.entries[entry.instanceKey] = entry;
+  if (entry.instanceKey === 'hero') text('title', entry.fields.title);
+  if (entry.instanceKey === 'cta') text('label', entry.fields.label);
+});
