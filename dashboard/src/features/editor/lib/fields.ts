@@ -103,3 +103,11 @@ function stable(v: unknown): string {
   }
   return JSON.stringify(v);
 }
+
+/**
+ * Rows for a JSON field from its line count (then it scrolls). Not Mantine's `autosize`: that measures
+ * the textarea's layout on every render, and on a page of 100 entries those forced layouts made a
+ * keystroke take seconds.
+ */
+export const jsonRows = (text: string, min: number, max: number): number =>
+  Math.min(max, Math.max(min, text.split('\n').length));
