@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import { expect, signIn, tabTo, test } from './support/fixtures';
 import {
   api,
@@ -21,12 +22,28 @@ import { HOME, homePage } from './support/page-fixture';
  */
 const folio = folioForThisFile();
 
-const start = async (page: import('@playwright/test').Page, path: string, email: string) => {
+const start = async (page: Page, path: string, email: string) => {
   await page.goto(`${folio().admin}${path}`);
   await signIn(page, email);
 };
-const screen = (page: import('@playwright/test').Page, name: string) =>
+const screen = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+/** Shift+Tab back to a Mantine Select, open it with ArrowDown, move to `name`, pick it with Enter. */
+async function pickOption(page: Page, select: Locator, name: string) {
+  await tabTo(page, select, { back: true });
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('option', { name })).toBeVisible();
+  for (
+    let i = 0;
+    i < 10 && (await page.getByRole('option', { selected: true }).textContent()) !== name;
+    i++
+  ) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await expect(page.getByRole('option', { name, selected: true })).toBeVisible();
+  await page.keyboard.press('Enter');
+}
 
 test('keyboard only: first run creates a project; the switcher creates a second and switches back', async ({
   page,
@@ -46,27 +63,17 @@ test('keyboard only: first run creates a project; the switcher creates a second 
 
   const switcher = page.getByRole('textbox', { name: 'Project' });
   await expect(switcher).toHaveValue('Alpha');
-  await tabTo(page, switcher, { back: true });
-  await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('option', { name: '+ Create project…' })).toBeVisible();
-  while ((await page.getByRole('option', { selected: true }).textContent()) !== '+ Create project…') {
-    await page.keyboard.press('ArrowDown');
-  }
-  await page.keyboard.press('Enter');
+  await pickOption(page, switcher, '+ Create project…');
   await tabTo(page, page.getByLabel('Project name'));
   await page.keyboard.type('Beta');
   await tabTo(page, page.getByLabel('Password'));
   await page.keyboard.type(PASSWORD);
   await page.keyboard.press('Enter');
   await expect(switcher).toHaveValue('Beta');
+  await expect(page).toHaveURL(/\/admin\/p\/[^/]+\/pages$/);
+  await expect(page.getByRole('heading', { name: 'Pages', level: 1 })).toBeVisible();
 
-  await tabTo(page, switcher, { back: true });
-  await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('option', { name: 'Alpha' })).toBeVisible();
-  while ((await page.getByRole('option', { selected: true }).textContent()) !== 'Alpha') {
-    await page.keyboard.press('ArrowDown');
-  }
-  await page.keyboard.press('Enter');
+  await pickOption(page, switcher, 'Alpha');
   await expect(switcher).toHaveValue('Alpha');
   await expect(page.getByRole('heading', { name: 'Pages', level: 1 })).toBeVisible();
 });

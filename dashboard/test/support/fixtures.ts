@@ -65,21 +65,27 @@ export const sessionToken = (page: Page) => page.evaluate(() => sessionStorage.g
 /**
  * Keyboard only: Tab (Shift+Tab with `back`) from wherever focus is until `target` has it, then check
  * that the focus is visible (an outline on it, or on the track or label drawn for a hidden input). The
- * target must be on screen and enabled first: a Tab pressed before a form renders goes elsewhere.
+ * target must be on screen and enabled first: a Tab pressed before a form renders goes elsewhere. If the
+ * screen re-renders the target meanwhile (focus then falls back to the page), it tabs round again.
  */
 export async function tabTo(page: Page, target: Locator, { back = false, max = 60 } = {}) {
   await expect(target).toBeVisible();
   await expect(target).toBeEnabled();
-  for (let i = 0; i < max && !(await target.evaluate((el) => el === document.activeElement)); i++) {
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  await expect(target).toBeFocused();
-  await expectFocusVisible(target);
+  await expect(async () => {
+    for (let i = 0; i < max && !(await isFocused(target)); i++) {
+      await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    }
+    await expect(target).toBeFocused({ timeout: 1_000 });
+    expect(await hasFocusRing(target), 'a visible focus ring').toBe(true);
+  }).toPass({ timeout: 20_000 });
 }
 
-/** The focused element shows a focus ring (on itself or on what is drawn for it). */
-export async function expectFocusVisible(target: Locator) {
-  const ring = await target.evaluate((el) => {
+const isFocused = (target: Locator) => target.evaluate((el) => el === document.activeElement);
+
+/** Whether the focused element shows a focus ring (on itself or on what is drawn for it). */
+const hasFocusRing = (target: Locator) =>
+  target.evaluate((el) => {
+    if (el !== document.activeElement) return false;
     const drawn = [el, el.nextElementSibling, el.parentElement, el.parentElement?.nextElementSibling];
     return drawn.some((node) => {
       if (!node) return false;
@@ -87,5 +93,3 @@ export async function expectFocusVisible(target: Locator) {
       return (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none';
     });
   });
-  expect(ring, 'a visible focus ring').toBe(true);
-}

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useId, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../../lib/api';
 import { useApi } from '../../auth/api/session';
@@ -93,9 +93,13 @@ export const EntryCard = memo(function EntryCard({ entry, definition, site, canD
     onDirty(entry.id, dirty);
   }, [dirty, entry.id, onDirty]);
   useEffect(() => () => onDirty(entry.id, false), [entry.id, onDirty]);
-  // A new version from the server with nothing of ours pending: show it (fresh controls).
+  // A new version from the server with nothing of ours pending: show it (fresh controls). Not on mount:
+  // that remounted every control of every entry once more as a page opened (twice the work on 100 entries).
+  const shownVersion = useRef(entry.version);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new version should remount the controls
   useEffect(() => {
+    if (entry.version === shownVersion.current) return;
+    shownVersion.current = entry.version;
     if (draft === null) setGeneration((g) => g + 1);
   }, [entry.version]);
 
