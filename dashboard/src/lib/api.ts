@@ -49,19 +49,42 @@ export function unwrapPage<T extends unknown[]>(result: Result<T>): Paged<T[numb
 /** Headers naming the project a call acts on (contract §2): sent on every project call. */
 export const inProject = (projectId: string) => ({ 'x-cms-project-id': projectId });
 
+/** What the client asks of the session when the API answers 401 to a call made with it. */
+export interface SessionHooks {
+  /** The session is over (expired, or ended elsewhere): ask to sign in again. */
+  rejected(): void;
+  /**
+   * A token newer than `sent`, if the session was renewed while the call was on its way (a renewal
+   * ends the old token at once, contract §2), after any renewal in flight has settled.
+   */
+  newerToken(sent: string): Promise<string | undefined>;
+}
+
+const REFRESH = '/v1/auth/refresh';
+
 /**
  * A client that reports a 401 on a call made with the session, so the app can ask to sign in again
  * (a failed login is `invalid_credentials`, also 401, but is sent without a session and so is not
- * reported). The check sits in `fetch` so that no call can forget it.
+ * reported). A call that met a 401 only because the session was renewed meanwhile is sent once more
+ * with the new token. The check sits in `fetch` so that no call can forget it.
  */
-export function createApi(onSessionRejected: () => void): FolioClient {
+export function createApi(session: SessionHooks): FolioClient {
   const client = createFolioClient({
     baseUrl: window.location.origin,
     fetch: async (request) => {
+      const sent = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+      // Kept before the body is read, for a second try (the refresh itself is never retried: it is the renewal).
+      const again = sent && new URL(request.url).pathname !== REFRESH ? request.clone() : undefined;
       const response = await fetch(request);
-      if (response.status === 401 && request.headers.get('authorization')?.startsWith('Bearer ')) {
-        onSessionRejected();
+      if (response.status !== 401 || !sent) return response;
+      const newer = again ? await session.newerToken(sent) : undefined;
+      if (again && newer) {
+        const headers = new Headers(again.headers);
+        headers.set('authorization', `Bearer ${newer}`);
+        const retried = await fetch(new Request(again, { headers }));
+        if (retried.status !== 401) return retried;
       }
+      session.rejected();
       return response;
     },
   });

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { PASSWORD } from './folio';
 
 /**
@@ -61,3 +61,35 @@ export async function screenshot(page: Page, name: string) {
 
 /** The session token the dashboard holds (to end it from outside, as an expiry would). */
 export const sessionToken = (page: Page) => page.evaluate(() => sessionStorage.getItem('folio.session'));
+
+/**
+ * Keyboard only: Tab (Shift+Tab with `back`) from wherever focus is until `target` has it, then check
+ * that the focus is visible (an outline on it, or on the track or label drawn for a hidden input). The
+ * target must be on screen and enabled first: a Tab pressed before a form renders goes elsewhere. If the
+ * screen re-renders the target meanwhile (focus then falls back to the page), it tabs round again.
+ */
+export async function tabTo(page: Page, target: Locator, { back = false, max = 60 } = {}) {
+  await expect(target).toBeVisible();
+  await expect(target).toBeEnabled();
+  await expect(async () => {
+    for (let i = 0; i < max && !(await isFocused(target)); i++) {
+      await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    }
+    await expect(target).toBeFocused({ timeout: 1_000 });
+    expect(await hasFocusRing(target), 'a visible focus ring').toBe(true);
+  }).toPass({ timeout: 20_000 });
+}
+
+const isFocused = (target: Locator) => target.evaluate((el) => el === document.activeElement);
+
+/** Whether the focused element shows a focus ring (on itself or on what is drawn for it). */
+const hasFocusRing = (target: Locator) =>
+  target.evaluate((el) => {
+    if (el !== document.activeElement) return false;
+    const drawn = [el, el.nextElementSibling, el.parentElement, el.parentElement?.nextElementSibling];
+    return drawn.some((node) => {
+      if (!node) return false;
+      const style = getComputedStyle(node);
+      return (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none';
+    });
+  });

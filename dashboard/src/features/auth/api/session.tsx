@@ -1,8 +1,18 @@
 import type { FolioClient, Schemas } from '@folio/client';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { createApi, unwrap } from '../../../lib/api';
 import { storage } from '../../../lib/storage';
+import { rememberSession, renewWhileActive, TOKEN } from './renewal';
 
 /**
  * The signed-in session. The token is kept in sessionStorage (src/lib/storage.ts says why) so a reload
@@ -10,6 +20,7 @@ import { storage } from '../../../lib/storage';
  * expired or was ended elsewhere) the token is dropped and the sign-in screen comes back, but drafts
  * and the current address stay, so the editor carries on where they were after signing in again.
  * Signing out ends the session on the server and clears every cached byte: the query cache and storage.
+ * While the editor is active the session is renewed before it expires (./renewal.ts).
  */
 
 type Me = Schemas['Me'];
@@ -28,7 +39,6 @@ interface SessionValue {
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
-const TOKEN = 'session';
 const ACCOUNT = 'account';
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -37,15 +47,31 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     storage.get(TOKEN) ? { status: 'checking' } : { status: 'signedOut' },
   );
 
+  const renewal = useRef<Promise<void> | null>(null);
   const api = useMemo(
     () =>
-      createApi(() => {
-        storage.remove(TOKEN);
-        api.updateCredentials({ session: undefined });
-        setState({ status: 'signedOut', reason: 'expired' });
+      createApi({
+        rejected() {
+          storage.remove(TOKEN);
+          api.updateCredentials({ session: undefined });
+          setState({ status: 'signedOut', reason: 'expired' });
+        },
+        async newerToken(sent) {
+          await renewal.current;
+          const current = storage.get(TOKEN);
+          return current && current !== sent ? current : undefined;
+        },
       }),
     [],
   );
+
+  const signedIn = state.status === 'signedIn';
+  useEffect(() => {
+    if (!signedIn) return;
+    return renewWhileActive(api, (r) => {
+      renewal.current = r;
+    });
+  }, [api, signedIn]);
 
   // A token kept from before a reload: check it once (GET /v1/auth/me); a 401 shows the sign-in.
   useEffect(() => {
@@ -75,7 +101,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         queryClient.clear();
         storage.clearAll();
       }
-      storage.set(TOKEN, login.token);
+      rememberSession(login.token, login.expiresAt);
       storage.set(ACCOUNT, login.user.id);
       api.updateCredentials({ session: login.token });
       setState({ status: 'signedIn', user: login.user });

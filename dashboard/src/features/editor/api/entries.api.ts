@@ -94,6 +94,12 @@ export const entryWrites = (api: FolioClient, site: Site) => ({
       await api.DELETE('/v1/content/{id}', { params: { path: { id: entryId } }, headers: siteHeaders(site) }),
     );
   },
+  /** DELETE /v1/pages/:pageId: every entry and definition of the page, in one transaction. */
+  async removePage(pageId: string) {
+    return unwrap(
+      await api.DELETE('/v1/pages/{pageId}', { params: { path: { pageId } }, headers: siteHeaders(site) }),
+    );
+  },
   async publishPage(pageId: string) {
     return unwrap(
       await api.POST('/v1/content/bulk-publish', { headers: siteHeaders(site), body: { pageId } }),

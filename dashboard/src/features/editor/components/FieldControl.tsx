@@ -1,6 +1,6 @@
 import { Button, Group, Input, JsonInput, Loader, NumberInput, Switch, TextInput } from '@mantine/core';
 import { lazy, Suspense, useId, useState } from 'react';
-import type { FieldType, FormValue } from '../lib/fields';
+import { type FieldType, type FormValue, jsonRows } from '../lib/fields';
 
 // Loaded on demand: the first screen of the dashboard does not carry an editor it may never show.
 const RichTextEditor = lazy(() => import('./RichTextEditor'));
@@ -45,9 +45,7 @@ export function FieldControl({ fieldKey, type, value, error, projectId, onChange
           {...common}
           value={String(value)}
           onChange={onChange}
-          autosize
-          minRows={3}
-          maxRows={16}
+          rows={jsonRows(String(value), 3, 16)}
           spellCheck={false}
           ff="monospace"
         />

@@ -124,3 +124,11 @@ export function workingFields(
   }
   return fields;
 }
+
+/**
+ * Rows for a JSON field from its line count (then it scrolls). Not Mantine's `autosize`: that measures
+ * the textarea's layout on every render, and on a page of 100 entries those forced layouts made a
+ * keystroke take seconds.
+ */
+export const jsonRows = (text: string, min: number, max: number): number =>
+  Math.min(max, Math.max(min, text.split('\n').length));

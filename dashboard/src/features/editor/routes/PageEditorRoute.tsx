@@ -1,8 +1,8 @@
 import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { ApiError, messageOf } from '../../../lib/api';
 import { useApi } from '../../auth/api/session';
@@ -14,6 +14,7 @@ import { useProject, useProjects } from '../../projects/api/projects.api';
 import { ScheduleButton } from '../../schedules/components/ScheduleButton';
 import { ScheduledList } from '../../schedules/components/ScheduledList';
 import { entryKeys, entryWrites, useDefinitions, usePageEntries } from '../api/entries.api';
+import { DeletePageButton } from '../components/DeletePageButton';
 import { EntryCard } from '../components/EntryCard';
 import { UnsavedChangesPrompt } from '../components/UnsavedChangesPrompt';
 import { drafts } from '../lib/drafts';
@@ -31,7 +32,9 @@ export function PageEditorRoute() {
   const queryClient = useQueryClient();
   const project = useProject(projectId);
   const role = useProjects().data?.find((p) => p.id === projectId)?.role;
-  const site = project.data ? { projectId, apiKey: project.data.apiKey } : undefined;
+  const apiKey = project.data?.apiKey;
+  // One object per key, so the memoised entry forms do not all re-render when the page does.
+  const site = useMemo(() => (apiKey ? { projectId, apiKey } : undefined), [projectId, apiKey]);
   const entries = usePageEntries(site, pageId);
   const definitions = useDefinitions(projectId, pageId);
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
@@ -54,6 +57,7 @@ export function PageEditorRoute() {
     },
     [bridge],
   );
+  const [deleted, setDeleted] = useState(false);
 
   const onDirty = useCallback((entryId: string, isDirty: boolean) => {
     setDirty((prev) => {
@@ -92,6 +96,8 @@ export function PageEditorRoute() {
     void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
   }, [queryClient, projectId, pageId]);
 
+  // Deleted: back to the pages list (unmounting the unsaved-changes prompt first, so it does not ask).
+  if (deleted) return <Navigate to={`/p/${projectId}/pages`} replace />;
   const ready = entries.data && definitions.data;
   return (
     <Stack>
@@ -108,7 +114,7 @@ export function PageEditorRoute() {
             {pageId}
           </Text>
         </Title>
-        <Group gap="xs">
+        <Group gap="xs" role="group" aria-label="Page actions">
           {site && (
             <ScheduleButton site={site} target={{ kind: 'page', pageId }} disabled={!ready}>
               Schedule page
@@ -124,6 +130,14 @@ export function PageEditorRoute() {
           <Button onClick={() => void publishPage()} loading={publishing} disabled={!ready || dirty.size > 0}>
             Publish page
           </Button>
+          {site && role === 'admin' && entries.data && (
+            <DeletePageButton
+              site={site}
+              pageId={pageId}
+              entryIds={entries.data.map((e) => e.id)}
+              onDeleted={() => setDeleted(true)}
+            />
+          )}
         </Group>
       </Group>
       {dirty.size > 0 && (
