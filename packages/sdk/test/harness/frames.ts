@@ -215,7 +215,8 @@ export async function startRig(options: {
     '/': sitePage(options.body, [editor.url, stranger.url], options.folioUrl),
     ...app,
   });
-  const config = { url: options.folioUrl, key: options.key, editorOrigin: editor.url };
+  // With a trailing slash, as people write URLs: the SDK compares origins, not strings.
+  const config = { url: options.folioUrl, key: options.key, editorOrigin: `${editor.url}/` };
   const siteUrl = `${web.url}/#${encodeURIComponent(JSON.stringify(config))}`;
   framing['/frame'] = framingPage(siteUrl);
   return {
