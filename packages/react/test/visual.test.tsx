@@ -11,17 +11,13 @@ import {
   waitFor,
 } from '../../sdk/test/harness/folio.js';
 import {
-  blankPage,
-  bundle,
   frameOf,
-  framingPage,
   launch,
   MARKS,
-  type Origin,
   postToSite,
+  type Rig,
   received,
-  serve,
-  sitePage,
+  startRig,
 } from '../../sdk/test/harness/frames.js';
 
 /**
@@ -39,8 +35,7 @@ for (const kind of dbKinds()) {
     let folio: RunningFolio;
     let browser: Browser;
     let site: Site;
-    let editor: Origin;
-    let web: Origin;
+    let rig: Rig;
 
     before(async () => {
       folio = await startFolio(kind);
@@ -50,31 +45,31 @@ for (const kind of dbKinds()) {
       ]);
       await site.edit('/', 'hero', { title: 'Published title' });
       await site.edit('/', 'hero', { title: 'Draft title' }, 'draft');
-      const framing: Parameters<typeof serve>[0] = { '/blank': blankPage };
-      editor = await serve(framing);
-      const app = await bundle(entry, { '@folio/sdk': sdkSource });
-      web = await serve({ '/': sitePage('<div id="root"></div>', [editor.url], folio.url), ...app });
-      const config = { url: folio.url, key: site.key, editorOrigin: editor.url };
-      framing['/frame'] = framingPage(`${web.url}/#${encodeURIComponent(JSON.stringify(config))}`);
+      rig = await startRig({
+        entry,
+        body: '<div id="root"></div>',
+        folioUrl: folio.url,
+        key: site.key,
+        alias: { '@folio/sdk': sdkSource },
+      });
       browser = await launch();
     });
     after(async () => {
       await browser?.close();
-      await editor?.close();
-      await web?.close();
+      await rig?.close();
       await folio?.close();
     });
 
     it('useFolio shows drafts after init, re-renders on draft and on saves; a click selects', async () => {
       const page: Page = await browser.newPage();
       try {
-        await page.goto(`${editor.url}/frame`);
-        const frame = await frameOf(page, web.url);
+        await page.goto(`${rig.editor.url}/frame`);
+        const frame = await frameOf(page, rig.web.url);
         const title = frame.locator('h1');
         await waitFor(async () => (await title.textContent()) === 'Published title', 10_000, 'the page');
         await waitFor(async () => (await received(page, 'hello')).length > 0, 10_000, 'hello');
 
-        await postToSite(page, web.url, {
+        await postToSite(page, rig.web.url, {
           type: 'init',
           previewToken: await site.previewToken(),
           pageId: '/',
@@ -85,7 +80,11 @@ for (const kind of dbKinds()) {
         const heroId = await site.entryId('/', 'hero');
         const sent = () => frame.evaluate(() => (window as unknown as { sent: unknown[] }).sent.length);
         const before = await sent();
-        await postToSite(page, web.url, { type: 'draft', entryId: heroId, fields: { title: 'As typed' } });
+        await postToSite(page, rig.web.url, {
+          type: 'draft',
+          entryId: heroId,
+          fields: { title: 'As typed' },
+        });
         await waitFor(
           async () => unmarked(await title.textContent()) === 'As typed',
           5000,

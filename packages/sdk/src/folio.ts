@@ -183,8 +183,9 @@ export function createFolio(options: FolioOptions): Folio {
       import('./visual/bridge.js').then(
         ({ openBridge }) =>
           openBridge({
-            // Resolved here, in the browser only: a relative `url` (a same-origin proxy) is valid.
-            editorOrigin: options.editorOrigin ?? new URL(url, location.href).origin,
+            // Resolved here, in the browser only: a relative `url` (a same-origin proxy) is valid. An
+            // origin given with a path or a trailing slash still compares equal to event.origin.
+            editorOrigin: new URL(options.editorOrigin ?? url, location.href).origin,
             pageId,
             sinks,
             fields,

@@ -3,19 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createFolio } from '../src/index.js';
 import { dbKinds, newSite, type RunningFolio, type Site, startFolio, waitFor } from './harness/folio.js';
-import {
-  blankPage,
-  bundle,
-  frameOf,
-  framingPage,
-  launch,
-  MARKS,
-  type Origin,
-  postToSite,
-  received,
-  serve,
-  sitePage,
-} from './harness/frames.js';
+import { frameOf, launch, MARKS, type Origin, postToSite, received, startRig } from './harness/frames.js';
 
 /**
  * The site's end of the visual-editing bridge (README, "Visual editing") in Chromium: an editor page on one origin
@@ -50,8 +38,8 @@ for (const kind of dbKinds()) {
     let editor: Origin;
     let stranger: Origin;
     let web: Origin;
-    /** The site page's URL with its config for an SDK whose editor is `editor`. */
     let siteUrl: string;
+    let close: (() => Promise<void>) | undefined;
 
     before(async () => {
       folio = await startFolio(kind);
@@ -61,20 +49,17 @@ for (const kind of dbKinds()) {
       await site.edit('/', 'cta', { label: 'Order' });
       await site.edit('/', 'hero', { title: 'Draft title' }, 'draft');
       heroId = await site.entryId('/', 'hero');
-      const app = await bundle(`${pages}site.ts`);
-      // The editor and the stranger first: the site's CSP names who may frame it.
-      const framing: Parameters<typeof serve>[0] = { '/blank': blankPage };
-      editor = await serve(framing);
-      stranger = await serve(framing);
-      web = await serve({ '/': sitePage(SITE_BODY, [editor.url, stranger.url], folio.url), ...app });
-      const config = { url: folio.url, key: site.key, editorOrigin: editor.url };
-      siteUrl = `${web.url}/#${encodeURIComponent(JSON.stringify(config))}`;
-      framing['/frame'] = framingPage(siteUrl);
+      ({ editor, stranger, web, siteUrl, close } = await startRig({
+        entry: `${pages}site.ts`,
+        body: SITE_BODY,
+        folioUrl: folio.url,
+        key: site.key,
+      }));
       browser = await launch();
     });
     after(async () => {
       await browser?.close();
-      for (const origin of [editor, stranger, web]) await origin?.close();
+      await close?.();
       await folio?.close();
     });
 

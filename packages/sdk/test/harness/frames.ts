@@ -184,3 +184,48 @@ export function received(
 
 /** Zero-width characters of stega marks. */
 export const MARKS = /[\u200b-\u200d\u2060\u2063]/;
+
+/** The three origins of a test: the editor (framing page and a sibling), a stranger, the site. */
+export interface Rig {
+  editor: Origin;
+  stranger: Origin;
+  web: Origin;
+  /** The site page's URL, with its config for an SDK whose editor is `editor`. */
+  siteUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the site page (`body`, then the bundle of `entry`) and the editor's and a stranger's pages that
+ * frame it at `/frame`. The site's CSP lets both frame it, so the SDK, not the browser, must refuse the
+ * stranger.
+ */
+export async function startRig(options: {
+  entry: string;
+  body: string;
+  folioUrl: string;
+  key: string;
+  alias?: Record<string, string>;
+}): Promise<Rig> {
+  const framing: Routes = { '/blank': blankPage };
+  const editor = await serve(framing);
+  const stranger = await serve(framing);
+  const app = await bundle(options.entry, options.alias);
+  const web = await serve({
+    '/': sitePage(options.body, [editor.url, stranger.url], options.folioUrl),
+    ...app,
+  });
+  // With a trailing slash, as people write URLs: the SDK compares origins, not strings.
+  const config = { url: options.folioUrl, key: options.key, editorOrigin: `${editor.url}/` };
+  const siteUrl = `${web.url}/#${encodeURIComponent(JSON.stringify(config))}`;
+  framing['/frame'] = framingPage(siteUrl);
+  return {
+    editor,
+    stranger,
+    web,
+    siteUrl,
+    async close() {
+      for (const origin of [editor, stranger, web]) await origin.close();
+    },
+  };
+}
