@@ -1,5 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { DbOrTx } from '../../db/database.js';
 import { unauthorized } from '../../shared/errors.js';
 import type { Role } from '../users/users.table.js';
 
@@ -13,6 +12,8 @@ export interface SessionCheck {
   projectId: string;
   /** The roles that may make this request. */
   roles: readonly Role[];
+  /** Set by verifySessionCheck once the write's statement confirmed the session. */
+  verified?: boolean;
 }
 
 /**
@@ -21,8 +22,8 @@ export interface SessionCheck {
  * one probe of the sessions primary key and one of the memberships primary key, as a column of
  * the statement the write makes anyway.
  */
-export const checkedRole = (eb: ExpressionBuilder<Database, any>, check: SessionCheck, now: string) =>
-  eb
+export const checkedRole = (db: DbOrTx, check: SessionCheck, now: string) =>
+  db
     .selectFrom('sessions')
     .innerJoin('memberships', 'memberships.accountId', 'sessions.accountId')
     .select('memberships.role')
@@ -38,4 +39,5 @@ export function verifySessionCheck(check: SessionCheck | undefined, role: string
     // The error handler then authenticates the request afresh, and answers 401 or 403 as it finds.
     throw unauthorized('The session token is invalid or has expired.');
   }
+  check.verified = true;
 }

@@ -103,7 +103,7 @@ export const findEntryForWrite = (
         .whereRef('d.pageId', '=', 'e.pageId')
         .whereRef('d.instanceKey', '=', 'e.instanceKey')
         .as('declaredFields'),
-      ...(check ? [checkedRole(eb, check, now)] : []),
+      ...(check ? [checkedRole(trx, check, now)] : []),
     ])
     .where('e.projectId', '=', projectId)
     .where('e.id', '=', id);

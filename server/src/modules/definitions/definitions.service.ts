@@ -1,4 +1,4 @@
-import type { Db, DbOrTx, Tx } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
 import { byCodeUnits } from '../../shared/canonical.js';
