@@ -196,14 +196,14 @@ async function main() {
   pinLoadGenerator();
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-writes-'));
   const rounds: Figures[] = [];
-  const statements = await Promise.all(
-    (process.env.TEST_DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)).map(
-      async (kind) => {
-        const r = await countStatements(kind);
-        return { db: kind, draftPatch: r.draft.length, publishPatch: r.publish.length };
-      },
-    ),
-  );
+  // One database at a time: the counter is one global hook.
+  const statements: { db: string; draftPatch: number; publishPatch: number }[] = [];
+  for (const kind of process.env.TEST_DATABASE_URL
+    ? (['sqlite', 'postgres'] as const)
+    : (['sqlite'] as const)) {
+    const r = await countStatements(kind);
+    statements.push({ db: kind, draftPatch: r.draft.length, publishPatch: r.publish.length });
+  }
   let directus: DirectusServer | null = null;
   try {
     if (process.env.BENCH_DIRECTUS_DIR) directus = await startDirectus(PG_URL, dir, EDITORS);
