@@ -26,6 +26,13 @@ export interface AccessRule {
    * sees working copies (contract §10). On every other route a valid preview token is a 403.
    */
   readonly preview?: boolean;
+  /**
+   * The route's write verifies the session in its own first statement (src/modules/auth/
+   * session-check.ts), so the auth hook may let a session through on what this instance last read
+   * of it (src/http/session-hints.ts) instead of two lookups. Only for handlers that pass
+   * `request.auth.sessionCheck` to their write.
+   */
+  readonly sessionCheckedInWrite?: boolean;
 }
 
 export const access = {
@@ -45,6 +52,14 @@ export const access = {
   editor: { allow: ['session'], project: true, role: 'editor' },
   /** An editor or admin editing content from the site: session plus the site's publishable key. */
   editorWithSiteKey: { allow: ['session'], project: true, role: 'editor', requireSiteKey: true },
+  /** editorWithSiteKey for PATCH /v1/content/:entryId, whose write verifies the session itself. */
+  editContent: {
+    allow: ['session'],
+    project: true,
+    role: 'editor',
+    requireSiteKey: true,
+    sessionCheckedInWrite: true,
+  },
   /** An admin removing content from the site (entry and page deletion): session plus the site's publishable key. */
   adminWithSiteKey: { allow: ['session'], project: true, role: 'admin', requireSiteKey: true },
   /**

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SessionCheck } from '../modules/auth/session-check.js';
 import type { Role } from '../modules/users/users.table.js';
 import { AppError, forbidden, projectRequired, unauthorized } from '../shared/errors.js';
 import type { Credential, SecretKeyPrincipal, SessionPrincipal } from '../shared/principals.js';
 import type { AccessRule, RequiredRole } from './access.js';
 import { appendRouteHook } from './route-hooks.js';
+import { createSessionHints, type SessionHints } from './session-hints.js';
 
 /**
  * The one piece that decides who is calling and on which project (contract §2). Routes declare an
@@ -33,6 +35,13 @@ export interface AuthContext {
   secretKey: SecretKeyPrincipal | null;
   /** When the preview token that authorised the call expires (a live stream ends then). */
   previewExpiresAt?: string;
+  /**
+   * Set when the session was let through on remembered facts (rule `sessionCheckedInWrite`): the
+   * route must hand it to its write, whose first statement verifies it (and marks it verified).
+   */
+  sessionCheck?: SessionCheck;
+  /** With sessionCheck: authenticates afresh, reading everything (throws 401/403 as it finds). */
+  recheck?: () => Promise<unknown>;
 }
 
 declare module 'fastify' {
@@ -66,7 +75,11 @@ export function projectIdOf(request: FastifyRequest): string {
   return id;
 }
 
-export function installAuth(app: FastifyInstance, store: CredentialStore): void {
+export function installAuth(
+  app: FastifyInstance,
+  store: CredentialStore,
+  hints: SessionHints = createSessionHints(),
+): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
 
   app.addHook('onRoute', (route) => {
@@ -80,8 +93,17 @@ export function installAuth(app: FastifyInstance, store: CredentialStore): void 
     // The rule is fixed per route, so the route gets its own hook with the rule in hand.
     if (rule && rule.allow.length > 0) {
       appendRouteHook(route, 'onRequest', async (request: FastifyRequest) => {
-        request.auth = await authenticate(request, rule, store);
+        request.auth = await authenticate(request, rule, store, hints);
       });
+      if (rule.sessionCheckedInWrite) {
+        // The net under the contract: a success whose write did not verify a deferred session
+        // check (a handler that forgot to pass it on) is authenticated afresh before it is sent.
+        // Errors are verified by the error handler (src/http/errors.ts).
+        appendRouteHook(route, 'onSend', async (request: FastifyRequest, reply: { statusCode: number }) => {
+          const { sessionCheck, recheck } = request.auth ?? {};
+          if (sessionCheck && !sessionCheck.verified && reply.statusCode < 400) await recheck?.();
+        });
+      }
     } else {
       appendRouteHook(route, 'onRequest', (request: FastifyRequest, _reply: unknown, done: () => void) => {
         request.auth = ANONYMOUS;
@@ -95,8 +117,13 @@ async function authenticate(
   request: FastifyRequest,
   rule: AccessRule,
   store: CredentialStore,
+  hints: SessionHints,
+  /** False: read everything (a recheck). */
+  useHints = rule.sessionCheckedInWrite === true,
 ): Promise<AuthContext> {
   const allows = (c: Credential) => rule.allow.includes(c);
+  /** Whether a fact about the session came from the hints, unread: the write must then verify it. */
+  let hinted = false;
 
   // 1. Resolve what was presented. A credential that is presented but unknown is always a 401.
   let session: SessionPrincipal | null = null;
@@ -107,8 +134,14 @@ async function authenticate(
       secretKey = await store.secretKey(bearer);
       if (!secretKey) throw unauthorized('The secret API key is unknown or revoked.');
     } else {
-      session = await store.session(bearer);
-      if (!session) throw unauthorized('The session token is invalid or has expired.');
+      const remembered = useHints ? hints.session(bearer) : undefined;
+      session = remembered ?? (await store.session(bearer));
+      if (!session) {
+        hints.forget(bearer);
+        throw unauthorized('The session token is invalid or has expired.');
+      }
+      if (remembered) hinted = true;
+      else hints.remember(bearer, session);
     }
   }
   const siteKeyHeader = header(request, 'x-cms-key');
@@ -181,8 +214,11 @@ async function authenticate(
   // 4. The credential must reach that project, with the right role or access level.
   let role: Role | null = null;
   if (activeSession) {
-    role = await store.role(activeSession.accountId, projectId);
+    const remembered = useHints ? hints.role(activeSession.accountId, projectId) : undefined;
+    role = remembered ?? (await store.role(activeSession.accountId, projectId));
     if (!role) throw forbidden('You are not a member of this project.');
+    if (remembered) hinted = true;
+    else hints.rememberRole(activeSession.accountId, projectId, role);
     if (RANK[role] < RANK[rule.role ?? 'member']) throw forbidden(`This action needs the ${rule.role} role.`);
   }
   if (secretKey) {
@@ -192,7 +228,7 @@ async function authenticate(
       throw forbidden('This secret API key is read-only.');
     }
   }
-  return {
+  const context: AuthContext = {
     via,
     projectId,
     session: activeSession,
@@ -200,6 +236,24 @@ async function authenticate(
     secretKey,
     ...(via === 'preview' && previewExpiresAt && { previewExpiresAt }),
   };
+  if (hinted && activeSession) {
+    context.sessionCheck = {
+      tokenHash: activeSession.tokenHash,
+      projectId,
+      roles: (Object.keys(RANK) as RequiredRole[]).filter(
+        (r): r is Role => r !== 'member' && RANK[r] >= RANK[rule.role ?? 'member'],
+      ),
+    };
+    context.recheck = async () => {
+      try {
+        return await authenticate(request, rule, store, hints, false);
+      } catch (err) {
+        if (bearer) hints.forget(bearer);
+        throw err;
+      }
+    };
+  }
+  return context;
 }
 
 function header(request: FastifyRequest, name: string): string | null {

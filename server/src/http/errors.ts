@@ -14,7 +14,18 @@ export function installErrorHandling(
   /** Told of each request that matched no route (the request metrics count them; no route hook runs). */
   onNotFound?: (request: FastifyRequest, reply: FastifyReply, status: number) => void,
 ): void {
-  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler(async (thrown: FastifyError | AppError, request, reply) => {
+    // A session let through on remembered facts (src/http/session-hints.ts) whose write did not
+    // verify it is authenticated afresh before any error is answered: a revoked session gets its
+    // 401 or 403, never a 400 or 404 that would tell it about the request.
+    const { sessionCheck, recheck } = request.auth ?? {};
+    if (sessionCheck && !sessionCheck.verified && recheck) {
+      try {
+        await recheck();
+      } catch (err) {
+        thrown = err as AppError;
+      }
+    }
     // A constraint violation no service named (a race the service's own checks did not foresee).
     const err = fromConstraint(thrown) as FastifyError | AppError;
     if (err instanceof AppError) {

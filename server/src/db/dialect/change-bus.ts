@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config.js';
 
@@ -47,6 +47,11 @@ export interface ChangeBus {
   notify(trx: Kysely<any>, topic: string, key: string): Promise<void>;
   /** Several announcements in one statement (one round trip however many a transaction made). */
   notifyMany(trx: Kysely<any>, changes: readonly (readonly [string, string])[]): Promise<void>;
+  /**
+   * The same announcements as expressions for a statement the writer makes anyway (PostgreSQL:
+   * `pg_notify(…)` calls, delivered on commit like notify's); none where delivery is in-process.
+   */
+  notifyExpressions(changes: readonly (readonly [string, string])[]): RawBuilder<unknown>[];
   /** Deliver to this instance's subscribers now: the writer, right after its commit. */
   deliverLocal(topic: string, key: string): void;
   subscribe(fn: ChangeListener): () => void;
@@ -83,6 +88,7 @@ export function createInProcessChangeBus(): ChangeBus {
   return {
     notify: async () => {},
     notifyMany: async () => {},
+    notifyExpressions: () => [],
     deliverLocal: listeners.emit,
     subscribe: listeners.add,
     live: true,
@@ -98,6 +104,9 @@ export interface PgChangeBusOptions {
   maxBackoffMs?: number;
   onError?: (err: Error) => void;
 }
+
+const pgNotifyCalls = (changes: readonly (readonly [string, string])[]) =>
+  changes.map(([topic, key]) => sql`pg_notify(${CHANNEL}, ${JSON.stringify([topic, key])})`);
 
 export function createPgChangeBus(options: PgChangeBusOptions): ChangeBus {
   const listeners = createListeners();
@@ -170,11 +179,9 @@ export function createPgChangeBus(options: PgChangeBusOptions): ChangeBus {
     },
     async notifyMany(trx, changes) {
       if (changes.length === 0) return;
-      const calls = changes.map(
-        ([topic, key]) => sql`pg_notify(${CHANNEL}, ${JSON.stringify([topic, key])})`,
-      );
-      await sql`select ${sql.join(calls)}`.execute(trx);
+      await sql`select ${sql.join(pgNotifyCalls(changes))}`.execute(trx);
     },
+    notifyExpressions: pgNotifyCalls,
     deliverLocal: listeners.emit,
     subscribe: listeners.add,
     get live() {
@@ -205,23 +212,51 @@ export function createChangeBus(database: DatabaseConfig, onError?: (err: Error)
 }
 
 /**
+ * What a transaction's writer calls to record a change: `changed(topic, key)`. `changed.take()`
+ * hands the changes recorded so far to a statement the writer makes anyway, as `pg_notify`
+ * expressions (src/db/dialect/together.ts), so they are not announced again at the end.
+ */
+export interface Changed {
+  (topic: string, key: string): Promise<void>;
+  take(): RawBuilder<unknown>[];
+}
+
+/**
  * Runs `fn` in a transaction and, after it commits, delivers its changes to this instance.
  * `changed(topic, key)` records a change; the transaction's changes are announced to other instances
  * in one statement at its end, still inside it (PostgreSQL: delivered on commit, never for a
- * rollback). One round trip per transaction, not per change: a publish names its page and the
+ * rollback), unless the writer folded them into one of its own statements (`changed.take()`).
+ * One round trip per transaction at most, not per change: a publish names its page and the
  * snapshot, and each extra round trip was a measurable part of its latency.
  */
 export async function transactionWithChanges<DB, T>(
   db: Kysely<DB>,
   bus: ChangeBus,
-  fn: (trx: Transaction<DB>, changed: (topic: string, key: string) => Promise<void>) => Promise<T>,
+  fn: (trx: Transaction<DB>, changed: Changed) => Promise<T>,
 ): Promise<T> {
   const pending = new Map<string, readonly [string, string]>();
+  const announced = new Set<string>();
+  const unannounced = () => [...pending].filter(([k]) => !announced.has(k));
+  const changed: Changed = Object.assign(
+    async (topic: string, key: string) => {
+      const k = `${topic}\u0000${key}`;
+      pending.set(k, [topic, key]);
+      announced.delete(k);
+    },
+    {
+      take: () => {
+        const now = unannounced();
+        for (const [k] of now) announced.add(k);
+        return bus.notifyExpressions(now.map(([, change]) => change));
+      },
+    },
+  );
   const result = await db.transaction().execute(async (trx) => {
-    const value = await fn(trx, async (topic, key) => {
-      pending.set(`${topic}\u0000${key}`, [topic, key]);
-    });
-    await bus.notifyMany(trx, [...pending.values()]);
+    const value = await fn(trx, changed);
+    await bus.notifyMany(
+      trx,
+      unannounced().map(([, change]) => change),
+    );
     return value;
   });
   for (const [topic, key] of pending.values()) bus.deliverLocal(topic, key);

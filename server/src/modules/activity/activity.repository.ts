@@ -39,13 +39,26 @@ export async function recordActivity(
   /** Back-dates the records (tests, benches, imports); normally the current time. */
   backdatedTo?: number,
 ): Promise<void> {
+  // A save of a thousand objects is a thousand records: kept under the bind-parameter limit.
+  await insertInChunks(trx, 'activity', activityRows(projectIds, actor, records, backdatedTo));
+}
+
+/** The record of one change as one insert, not yet run: for a writer that folds it into its own statement. */
+export const activityInsert = (trx: Tx, projectId: string, actor: ActivityActor, record: ActivityRecord) =>
+  trx.insertInto('activity').values(activityRows(projectId, actor, record));
+
+function activityRows(
+  projectIds: string | readonly string[],
+  actor: ActivityActor,
+  records: ActivityRecord | readonly ActivityRecord[],
+  backdatedTo?: number,
+) {
   const now = backdatedTo ?? Date.now();
   const projects = typeof projectIds === 'string' ? [projectIds] : projectIds;
   const list = Array.isArray(records) ? records : [records as ActivityRecord];
-  if (projects.length === 0 || list.length === 0) return;
   const at = isoAt(now);
   const who = actorColumns(actor);
-  const rows = projects.flatMap((projectId) =>
+  return projects.flatMap((projectId) =>
     list.map((r) => ({
       id: backdatedTo === undefined ? newId('act', now) : idAt('act', now),
       projectId,
@@ -57,8 +70,6 @@ export async function recordActivity(
       summary: r.summary,
     })),
   );
-  // A save of a thousand objects is a thousand records: kept under the bind-parameter limit.
-  await insertInChunks(trx, 'activity', rows);
 }
 
 export interface ActivityFilters {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect/index.js';
+import { checkedRole, type SessionCheck } from '../auth/session-check.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 
 export const entriesOfPage = (db: DbOrTx, projectId: string, pageId: string): Promise<EntryRow[]> =>
@@ -71,6 +72,46 @@ export const findEntryForUpdate = (trx: Tx, projectId: string, id: string): Prom
   return (dialectOf(trx) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 };
 
+/** An entry about to be edited, with what the edit needs read in the same statement. */
+export type EntryForWrite = EntryRow & {
+  /** The fields of the entry's definition (JSON), null without one: for the type checks. */
+  declaredFields: string | null;
+  /** With a session check: the session's current role in the project (null: refused). */
+  checkedRole?: string | null;
+};
+
+/**
+ * findEntryForUpdate, plus the definition's declared fields and, when the auth hook let the
+ * session through on remembered facts, the session's current role (src/modules/auth/session-check.ts):
+ * one round trip where there were three (session, role, definition), the first statement of the write.
+ */
+export const findEntryForWrite = (
+  trx: Tx,
+  projectId: string,
+  id: string,
+  check: SessionCheck | undefined,
+  now: string,
+): Promise<EntryForWrite | undefined> => {
+  const query = trx
+    .selectFrom('contentEntries as e')
+    .selectAll('e')
+    .select((eb) => [
+      eb
+        .selectFrom('componentDefinitions as d')
+        .select('d.fields')
+        .whereRef('d.projectId', '=', 'e.projectId')
+        .whereRef('d.pageId', '=', 'e.pageId')
+        .whereRef('d.instanceKey', '=', 'e.instanceKey')
+        .as('declaredFields'),
+      ...(check ? [checkedRole(trx, check, now)] : []),
+    ])
+    .where('e.projectId', '=', projectId)
+    .where('e.id', '=', id);
+  return (dialectOf(trx) === 'postgres' ? query.forUpdate('e') : query).executeTakeFirst() as Promise<
+    EntryForWrite | undefined
+  >;
+};
+
 /** Inserts stubs where no entry exists yet; returns the instance keys actually created. */
 export async function insertStubs(trx: Tx, rows: EntryRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
@@ -123,7 +164,17 @@ export async function updateEntry(
   set: Partial<Pick<EntryRow, 'fields' | 'publishedFields' | 'publishedAt' | 'updatedAt'>>,
   published?: 'set' | 'clear',
 ): Promise<EntryRow> {
-  return trx
+  return updateEntryQuery(trx, id, set, published).executeTakeFirstOrThrow();
+}
+
+/** updateEntry's statement, not yet run (for src/db/dialect/together.ts). */
+export const updateEntryQuery = (
+  trx: Tx,
+  id: string,
+  set: Partial<Pick<EntryRow, 'fields' | 'publishedFields' | 'publishedAt' | 'updatedAt'>>,
+  published?: 'set' | 'clear',
+) =>
+  trx
     .updateTable('contentEntries')
     .set((eb) => ({
       ...set,
@@ -132,9 +183,7 @@ export async function updateEntry(
       ...(published === 'clear' && { publishedVersion: null }),
     }))
     .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+    .returningAll();
 
 /**
  * Publishes every entry of the page whose working copy differs from its published copy, in one
@@ -157,9 +206,8 @@ export const publishDraftsOfPage = (trx: Tx, projectId: string, pageId: string, 
     .returningAll()
     .execute();
 
-export async function insertHistory(trx: Tx, rows: HistoryRow[]): Promise<void> {
-  if (rows.length > 0) await trx.insertInto('entryHistory').values(rows).execute();
-}
+/** The history rows' insert, not yet run (rows must not be empty). */
+export const historyInsert = (trx: Tx, rows: HistoryRow[]) => trx.insertInto('entryHistory').values(rows);
 
 /** Newest first, by time-sortable id; `before` is the cursor (last id of the previous page). */
 export function historyOf(

@@ -68,7 +68,7 @@ ${CORS_NOTE}`,
     app.patch(
       '/:entryId',
       {
-        config: { access: access.editorWithSiteKey },
+        config: { access: access.editContent },
         schema: {
           tags,
           operationId: 'patchEntry',
@@ -93,6 +93,7 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           request.body,
           userActorOf(request),
           ifMatchVersion(request.headers),
+          request.auth.sessionCheck,
         ),
         error: null,
       }),

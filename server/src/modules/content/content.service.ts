@@ -1,5 +1,12 @@
 import type { Db, Tx } from '../../db/database.js';
-import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
+import {
+  type ChangeBus,
+  type Changed,
+  pageKey,
+  TOPICS,
+  transactionWithChanges,
+} from '../../db/dialect/change-bus.js';
+import { type SideWrite, writeTogether } from '../../db/dialect/together.js';
 import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
@@ -7,11 +14,12 @@ import { newId } from '../../shared/ids.js';
 import { memberBehind, type SystemActor, type UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
 import { actorLabel } from '../activity/activity.describe.js';
-import { recordActivity } from '../activity/activity.repository.js';
+import { activityInsert, recordActivity } from '../activity/activity.repository.js';
+import { type SessionCheck, verifySessionCheck } from '../auth/session-check.js';
 import type { EntryStubs } from '../definitions/definitions.service.js';
 import { checkFieldValue } from '../definitions/field-types.js';
 import { LIMITS } from '../definitions/limits.js';
-import { enqueueEvent } from '../events/events.repository.js';
+import { eventInsert } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createPublishedPages } from './published-pages.js';
@@ -32,8 +40,6 @@ export interface Entry {
 
 /** Who edits content: a member, or scheduled work on a member's behalf. */
 export type Actor = UserActor | SystemActor;
-
-type Changed = (topic: string, key: string) => Promise<void>;
 
 /** How summaries name an entry: "hero (Hero) on /". */
 export const describeEntry = (row: Pick<EntryRow, 'instanceKey' | 'componentId' | 'pageId'>): string =>
@@ -82,13 +88,8 @@ function eventEntry(row: EntryRow) {
 
 /** What content needs of the definitions module (handed over in app.ts). */
 export interface DeclaredTypes {
-  /** The declared type of each field of one component instance. */
-  declaredFieldTypes(
-    trx: Tx,
-    projectId: string,
-    pageId: string,
-    instanceKey: string,
-  ): Promise<ReadonlyMap<string, string>>;
+  /** The declared type of each field, from a definition's `fields` column (null: no definition), read with the entry. */
+  fieldTypesOf(definitionFields: string | null): ReadonlyMap<string, string>;
 }
 
 /** Checks values against the declared field types and the size limits; 400 listing every problem. */
@@ -150,30 +151,36 @@ export const entryStubs: EntryStubs = {
  */
 export function createContentOperations(definitions: DeclaredTypes) {
   /** Checks values against the entry's declared field types and the limits (400 listing every problem). */
-  async function validate(trx: Tx, row: EntryRow, values: Fields, merged: Fields): Promise<void> {
-    const declared = await definitions.declaredFieldTypes(trx, row.projectId, row.pageId, row.instanceKey);
-    checkFields(declared, values, merged);
-  }
+  const validate = (row: repo.EntryForWrite, values: Fields, merged: Fields): void =>
+    checkFields(definitions.fieldTypesOf(row.declaredFields), values, merged);
 
   /**
    * Locks the entry (PostgreSQL) so concurrent edits merge one after the other; 404 if not ours.
    * `ifMatch` (the version the caller last saw) is compared under that lock, so of two requests
    * carrying the same version exactly one passes: the second reads the first's committed version
    * (PostgreSQL waits on the row lock; SQLite runs one write transaction at a time) and gets 412.
+   * The same statement reads the entry's declared field types and, with `check`, verifies the
+   * session (src/modules/auth/session-check.ts) before anything is written.
    */
   async function lockedEntry(
     trx: Tx,
     projectId: string,
     entryId: string,
     ifMatch?: number,
-  ): Promise<EntryRow> {
-    const row = await repo.findEntryForUpdate(trx, projectId, entryId);
+    check?: SessionCheck,
+  ): Promise<repo.EntryForWrite> {
+    const row = await repo.findEntryForWrite(trx, projectId, entryId, check, isoNow());
     if (!row) throw notFound('Entry');
+    verifySessionCheck(check, row.checkedRole);
     if (ifMatch !== undefined && ifMatch !== row.version) throw preconditionFailed(row.version);
     return row;
   }
 
-  async function announce(
+  /**
+   * The inserts that announce a publish or unpublish (history rows, the outbox event), not yet run,
+   * and the cache topics it touches. `rows`: the entries as they are after the change.
+   */
+  async function announcement(
     trx: Tx,
     changed: Changed,
     type: 'content.published' | 'content.unpublished',
@@ -182,30 +189,55 @@ export function createContentOperations(definitions: DeclaredTypes) {
     now: string,
     /** Per row: the fields the history records (published, or taken down). */
     recorded: string[],
-  ): Promise<void> {
+  ): Promise<SideWrite[]> {
     const first = rows[0];
-    if (!first) return;
+    if (!first) return [];
     const member = memberBehind(actor);
-    await repo.insertHistory(
-      trx,
-      rows.map((row, i) => ({
-        id: newId('his'),
-        projectId: row.projectId,
-        entryId: row.id,
-        action: type === 'content.published' ? 'publish' : 'unpublish',
-        fields: recorded[i] ?? '{}',
-        actorId: member.id,
-        actorEmail: member.email,
-        at: now,
-      })),
-    );
-    await enqueueEvent(trx, first.projectId, type, {
-      pageId: first.pageId,
-      entries: rows.map(eventEntry),
-      actor: member,
-    });
     await changed(TOPICS.page, pageKey(first.projectId, first.pageId));
     await changed(TOPICS.snapshot, first.projectId);
+    return [
+      repo.historyInsert(
+        trx,
+        rows.map((row, i) => ({
+          id: newId('his'),
+          projectId: row.projectId,
+          entryId: row.id,
+          action: type === 'content.published' ? 'publish' : 'unpublish',
+          fields: recorded[i] ?? '{}',
+          actorId: member.id,
+          actorEmail: member.email,
+          at: now,
+        })),
+      ),
+      eventInsert(trx, first.projectId, type, {
+        pageId: first.pageId,
+        entries: rows.map(eventEntry),
+        actor: member,
+      }),
+    ];
+  }
+
+  /**
+   * The entry's new state and everything that goes with it (history, event, activity, change
+   * notifications) in one statement on PostgreSQL (src/db/dialect/together.ts): the row lock taken by
+   * lockedEntry is held for that one round trip and the commit.
+   */
+  async function writeEntry(
+    trx: Tx,
+    changed: Changed,
+    row: EntryRow,
+    set: Parameters<typeof repo.updateEntry>[2],
+    published: 'set' | 'clear' | undefined,
+    inserts: readonly SideWrite[],
+  ): Promise<EntryRow> {
+    const [updated] = await writeTogether<EntryRow>(
+      trx,
+      repo.updateEntryQuery(trx, row.id, set, published),
+      inserts,
+      changed.take(),
+    );
+    if (!updated) throw new Error(`entry ${row.id} vanished under its row lock`);
+    return updated;
   }
 
   async function updateIn(
@@ -216,8 +248,9 @@ export function createContentOperations(definitions: DeclaredTypes) {
     patch: { fields?: Fields; status?: 'draft' | 'published' },
     actor: Actor,
     ifMatch?: number,
+    check?: SessionCheck,
   ): Promise<Entry> {
-    const row = await lockedEntry(trx, projectId, entryId, ifMatch);
+    const row = await lockedEntry(trx, projectId, entryId, ifMatch, check);
     const now = isoNow();
     let working = row.fields;
     if (patch.fields) {
@@ -226,33 +259,40 @@ export function createContentOperations(definitions: DeclaredTypes) {
         if (value === null) delete merged[key];
         else merged[key] = value;
       }
-      await validate(trx, row, patch.fields, merged);
+      validate(row, patch.fields, merged);
       working = canonicalJson(merged);
     }
     const publish = patch.status === 'published' && row.publishedFields !== working;
     if (working === row.fields && !publish) return toEntry(row);
-    const updated = await repo.updateEntry(
-      trx,
-      row.id,
-      { fields: working, updatedAt: now, ...(publish && { publishedFields: working, publishedAt: now }) },
-      publish ? 'set' : undefined,
-    );
-    if (publish) {
-      await announce(trx, changed, 'content.published', [updated], actor, now, [working]);
-      await recordActivity(trx, projectId, actor, {
-        action: 'entry.published',
-        target: { type: 'entry', id: row.id },
-        summary: `${actorLabel(actor)} ${working === row.fields ? 'published' : 'saved and published'} ${describeEntry(row)}.`,
-      });
-    } else {
+    if (!publish) {
       await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
-      await recordActivity(trx, projectId, actor, {
+      const activity = activityInsert(trx, projectId, actor, {
         action: 'entry.updated',
         target: { type: 'entry', id: row.id },
         summary: `${actorLabel(actor)} saved a draft of ${describeEntry(row)}.`,
       });
+      return toEntry(
+        await writeEntry(trx, changed, row, { fields: working, updatedAt: now }, undefined, [activity]),
+      );
     }
-    return toEntry(updated);
+    // Under the row lock the entry after the update is known: the event and history need not wait for it.
+    const after: EntryRow = {
+      ...row,
+      fields: working,
+      publishedFields: working,
+      publishedAt: now,
+      updatedAt: now,
+    };
+    const inserts = await announcement(trx, changed, 'content.published', [after], actor, now, [working]);
+    inserts.push(
+      activityInsert(trx, projectId, actor, {
+        action: 'entry.published',
+        target: { type: 'entry', id: row.id },
+        summary: `${actorLabel(actor)} ${working === row.fields ? 'published' : 'saved and published'} ${describeEntry(row)}.`,
+      }),
+    );
+    const set = { fields: working, updatedAt: now, publishedFields: working, publishedAt: now };
+    return toEntry(await writeEntry(trx, changed, row, set, 'set', inserts));
   }
 
   async function bulkPublishIn(trx: Tx, changed: Changed, projectId: string, pageId: string, actor: Actor) {
@@ -260,7 +300,8 @@ export function createContentOperations(definitions: DeclaredTypes) {
     const rows = await repo.publishDraftsOfPage(trx, projectId, pageId, now);
     rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
     const recorded = rows.map((r) => r.fields);
-    await announce(trx, changed, 'content.published', rows, actor, now, recorded);
+    const inserts = await announcement(trx, changed, 'content.published', rows, actor, now, recorded);
+    for (const insert of inserts) await insert.execute();
     if (rows.length > 0) {
       await recordActivity(trx, projectId, actor, {
         action: 'page.published',
@@ -282,19 +323,19 @@ export function createContentOperations(definitions: DeclaredTypes) {
     const row = await lockedEntry(trx, projectId, entryId, ifMatch);
     if (row.publishedFields === null) return toEntry(row);
     const now = isoNow();
-    const updated = await repo.updateEntry(
-      trx,
-      row.id,
-      { publishedFields: null, publishedAt: null, updatedAt: now },
-      'clear',
+    const after: EntryRow = { ...row, publishedFields: null, publishedAt: null, updatedAt: now };
+    const inserts = await announcement(trx, changed, 'content.unpublished', [after], actor, now, [
+      row.publishedFields,
+    ]);
+    inserts.push(
+      activityInsert(trx, projectId, actor, {
+        action: 'entry.unpublished',
+        target: { type: 'entry', id: row.id },
+        summary: `${actorLabel(actor)} unpublished ${describeEntry(row)}.`,
+      }),
     );
-    await announce(trx, changed, 'content.unpublished', [updated], actor, now, [row.publishedFields]);
-    await recordActivity(trx, projectId, actor, {
-      action: 'entry.unpublished',
-      target: { type: 'entry', id: row.id },
-      summary: `${actorLabel(actor)} unpublished ${describeEntry(row)}.`,
-    });
-    return toEntry(updated);
+    const set = { publishedFields: null, publishedAt: null, updatedAt: now };
+    return toEntry(await writeEntry(trx, changed, row, set, 'clear', inserts));
   }
 
   return {
@@ -334,9 +375,11 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
       patch: { fields?: Fields; status?: 'draft' | 'published' },
       actor: Actor,
       ifMatch?: number,
+      /** The auth hook's deferred session check, verified by the write's first statement. */
+      check?: SessionCheck,
     ): Promise<Entry> {
       return transactionWithChanges(db, bus, (trx, changed) =>
-        updateIn(trx, changed, projectId, entryId, patch, actor, ifMatch),
+        updateIn(trx, changed, projectId, entryId, patch, actor, ifMatch, check),
       );
     },
 
@@ -383,7 +426,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
         if (past.fields === row.fields) return toEntry(row);
         const fields = JSON.parse(past.fields) as Fields;
         // The definition may have changed since: the restored values must still fit their types.
-        await validate(trx, row, fields, fields);
+        validate(row, fields, fields);
         await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
         await recordActivity(trx, projectId, actor, {
           action: 'entry.restored',

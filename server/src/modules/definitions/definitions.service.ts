@@ -1,4 +1,4 @@
-import type { Db, DbOrTx, Tx } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
 import { byCodeUnits } from '../../shared/canonical.js';
@@ -57,15 +57,12 @@ export interface EntryStubs {
   ): Promise<{ live: boolean }>;
 }
 
-/** The declared type of each field of one component instance (empty when none is declared). */
-export async function declaredFieldTypes(
-  db: DbOrTx,
-  projectId: string,
-  pageId: string,
-  instanceKey: string,
-): Promise<Map<string, string>> {
-  const definition = await repo.findDefinition(db, projectId, pageId, instanceKey);
-  const fields = definition ? (JSON.parse(definition.fields) as { key: string; type: string }[]) : [];
+/**
+ * The declared type of each field of one component instance, from its definition's `fields` column
+ * (null: none declared, an empty map). Content reads that column with the entry it locks.
+ */
+export function fieldTypesOf(definitionFields: string | null): Map<string, string> {
+  const fields = definitionFields ? (JSON.parse(definitionFields) as { key: string; type: string }[]) : [];
   return new Map(fields.map((f) => [f.key, f.type]));
 }
 

@@ -17,19 +17,26 @@ export async function enqueueEvent(
   data: Record<string, unknown>,
 ): Promise<string> {
   const id = newId('evt');
-  await trx
-    .insertInto('events')
-    .values({
-      id,
-      projectId,
-      type,
-      data: JSON.stringify({ projectId, ...data }),
-      createdAt: isoNow(),
-      dispatchedAt: null,
-    })
-    .execute();
+  await eventInsert(trx, projectId, type, data, id).execute();
   return id;
 }
+
+/** enqueueEvent's statement, not yet run: for a writer that folds it into its own (db/dialect/together.ts). */
+export const eventInsert = (
+  trx: Tx,
+  projectId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  id = newId('evt'),
+) =>
+  trx.insertInto('events').values({
+    id,
+    projectId,
+    type,
+    data: JSON.stringify({ projectId, ...data }),
+    createdAt: isoNow(),
+    dispatchedAt: null,
+  });
 
 /**
  * The outbox consumer's claim: stamps up to `limit` pending events dispatched and returns them, in

@@ -1,0 +1,288 @@
+/**
+ * `npm run bench:writes -w @folio/server`: the editor's write path against Directus, in one run.
+ *
+ * Folio: PATCH /v1/content/:entryId with `{ fields, status: "published" }` and a session token —
+ * the editor's save and publish in one request (there is no separate publish route: contract §3,
+ * "PATCH { status: "published" } publishes the working copy after applying fields"). Each request
+ * writes the entry, a history row, the outbox event and the activity record.
+ * Directus (when BENCH_DIRECTUS_DIR points at an install, bench/writes/README.md): PATCH
+ * /items/<collection>/<id> with a static admin token.
+ *
+ * Scenarios, 10 connections for BENCH_DURATION seconds (default 10) each:
+ * - ten: ten editors on ten different entries (connection i writes entry i);
+ * - one: all ten on one entry (every write waits on the same row).
+ * Folio on SQLite and PostgreSQL (a fresh database per server start), Directus on PostgreSQL; the
+ * servers run one at a time on CPU 1, the load generator on CPU 0 (bench/lib/processes.ts).
+ * BENCH_ROUNDS (default 3) alternating rounds; figures are medians of the rounds. Targets (issue 13):
+ * Folio PostgreSQL ≥ 10× Directus's PATCH with ten entries, ≥ 4× with one.
+ * Writes bench/results/writes.json and writes.md.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { cpuMicros, pinLoadGenerator, root, startFolio } from '../lib/processes.js';
+import { type DirectusServer, startDirectus } from './directus.js';
+import { countStatements } from './statements.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const EDITORS = 10;
+/** Directus PATCH req/s measured on this machine on 2026-11-23 (issue 13); used only without an install. */
+const DIRECTUS_COMMITTED = 70;
+
+type System = 'folio-sqlite' | 'folio-postgres' | 'directus';
+type Scenario = 'ten' | 'one';
+
+interface Figures {
+  system: System;
+  scenario: Scenario;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  cpuMicrosPerWrite: number;
+  errors: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function json(url: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
+  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+  const body = (await res.json()) as any;
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+/** A project with one page of EDITORS entries, through the API: an editor's headers and the ids. */
+async function seedFolio(base: string) {
+  const email = `bench-${Date.now()}@example.com`;
+  const password = 'correct horse battery staple';
+  const created = await json(`${base}/v1/projects`, {
+    method: 'POST',
+    body: JSON.stringify({ name: 'Writes bench', admin: { email, password } }),
+  });
+  const { token } = await json(`${base}/v1/auth/login`, {
+    method: 'POST',
+    body: JSON.stringify({ email, password }),
+  });
+  const key = created.project.apiKey as string;
+  const components = Array.from({ length: EDITORS }, (_, i) => ({
+    componentId: 'Card',
+    instanceKey: `card-${String(i).padStart(2, '0')}`,
+    fields: [
+      { key: 'title', type: 'text' },
+      { key: 'body', type: 'text' },
+    ],
+  }));
+  await json(`${base}/v1/definitions/sync`, {
+    method: 'POST',
+    headers: { 'x-cms-key': key },
+    body: JSON.stringify({ pageId: '/bench', components }),
+  });
+  const headers = { authorization: `Bearer ${token}`, 'x-cms-key': key, 'content-type': 'application/json' };
+  const entries = (await json(`${base}/v1/content/%2Fbench`, { headers })) as { id: string }[];
+  return { headers, ids: entries.map((e) => e.id) };
+}
+
+/** 10 connections for DURATION s; connection i writes paths[i] (all the same path for "one"). */
+async function load(
+  base: string,
+  headers: Record<string, string>,
+  paths: string[],
+  body: (n: number) => unknown,
+  pid: number,
+) {
+  let clients = 0;
+  let sent = 0;
+  const cpu0 = cpuMicros(pid);
+  const r: any = await autocannon({
+    url: base,
+    connections: EDITORS,
+    duration: DURATION,
+    // One path per connection: autocannon makes one client per connection, in order.
+    setupClient: (client: any) => {
+      const path = paths[clients++ % paths.length]!;
+      client.setRequests([
+        {
+          method: 'PATCH',
+          path,
+          headers,
+          setupRequest: (req: any) => ({ ...req, body: JSON.stringify(body(sent++)) }),
+        },
+      ]);
+    },
+  });
+  const total = r.requests.total as number;
+  return {
+    requestsPerSec: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    cpuMicrosPerWrite: Math.round((cpuMicros(pid) - cpu0) / Math.max(1, total)),
+    errors: r.errors + r.timeouts + r.non2xx,
+  };
+}
+
+async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures[]> {
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'warn',
+    CMS_DATA_DIR: mkdtempSync(join(dir, 'data-')),
+    CMS_WORKER_ENABLED: 'false',
+  };
+  let dbName = '';
+  const admin = new pg.Client({ connectionString: PG_URL });
+  if (db === 'postgres') {
+    dbName = `folio_bench_writes_${process.pid}_${Date.now()}`;
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${dbName}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const server = await startFolio(env, join(dir, `folio-${db}.log`));
+  try {
+    const { headers, ids } = await seedFolio(server.url);
+    const body = (n: number) => ({
+      fields: { title: `Title ${n}`, body: 'x'.repeat(200) },
+      status: 'published',
+    });
+    const out: Figures[] = [];
+    for (const scenario of ['ten', 'one'] as const) {
+      const paths = (scenario === 'ten' ? ids : [ids[0]!]).map((id) => `/v1/content/${id}`);
+      const f = await load(server.url, headers, paths, body, server.child.pid!);
+      out.push({ system: `folio-${db}`, scenario, ...f });
+    }
+    return out;
+  } finally {
+    await server.stop();
+    if (db === 'postgres') {
+      await admin.query(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    }
+  }
+}
+
+async function runDirectus(directus: DirectusServer): Promise<Figures[]> {
+  const out: Figures[] = [];
+  const body = (n: number) => ({ title: `Title ${n}`, body: 'x'.repeat(200) });
+  for (const scenario of ['ten', 'one'] as const) {
+    const ids = scenario === 'ten' ? directus.ids : [directus.ids[0]!];
+    const paths = ids.map((id) => `/items/${directus.collection}/${id}`);
+    const f = await load(directus.url, directus.headers, paths, body, directus.pid);
+    out.push({ system: 'directus', scenario, ...f });
+  }
+  return out;
+}
+
+function summarise(rounds: Figures[]) {
+  const keys = [...new Set(rounds.map((r) => `${r.system}/${r.scenario}`))];
+  return keys.map((k) => {
+    const mine = rounds.filter((r) => `${r.system}/${r.scenario}` === k);
+    const first = mine[0]!;
+    return {
+      system: first.system,
+      scenario: first.scenario,
+      requestsPerSec: median(mine.map((r) => r.requestsPerSec)),
+      p50Ms: median(mine.map((r) => r.p50Ms)),
+      p99Ms: median(mine.map((r) => r.p99Ms)),
+      cpuMicrosPerWrite: median(mine.map((r) => r.cpuMicrosPerWrite)),
+      errors: mine.reduce((a, r) => a + r.errors, 0),
+    };
+  });
+}
+
+async function main() {
+  pinLoadGenerator();
+  const dir = mkdtempSync(join(tmpdir(), 'folio-bench-writes-'));
+  const rounds: Figures[] = [];
+  // One database at a time: the counter is one global hook.
+  const statements: { db: string; draftPatch: number; publishPatch: number }[] = [];
+  for (const kind of process.env.TEST_DATABASE_URL
+    ? (['sqlite', 'postgres'] as const)
+    : (['sqlite'] as const)) {
+    const r = await countStatements(kind);
+    statements.push({ db: kind, draftPatch: r.draft.length, publishPatch: r.publish.length });
+  }
+  let directus: DirectusServer | null = null;
+  try {
+    if (process.env.BENCH_DIRECTUS_DIR) directus = await startDirectus(PG_URL, dir, EDITORS);
+    for (let round = 0; round < ROUNDS; round++) {
+      const figures = [
+        ...(directus ? await runDirectus(directus) : []),
+        ...(await runFolio('postgres', dir)),
+        ...(await runFolio('sqlite', dir)),
+      ];
+      for (const f of figures) process.stdout.write(`${JSON.stringify(f)}\n`);
+      rounds.push(...figures);
+    }
+  } finally {
+    await directus?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const summary = summarise(rounds);
+  const rate = (system: System, scenario: Scenario) =>
+    summary.find((s) => s.system === system && s.scenario === scenario)?.requestsPerSec ?? 0;
+  const baseline = (scenario: Scenario) => (directus ? rate('directus', scenario) : DIRECTUS_COMMITTED);
+  const targets = (['ten', 'one'] as const).map((scenario) => {
+    const want = scenario === 'ten' ? 10 : 4;
+    const ratio = rate('folio-postgres', scenario) / Math.max(1, baseline(scenario));
+    return { scenario, want, ratio: +ratio.toFixed(2), met: ratio >= want };
+  });
+  const meta = {
+    date: new Date().toISOString(),
+    durationS: DURATION,
+    rounds: ROUNDS,
+    connections: EDITORS,
+    baseline: directus
+      ? `Directus measured in this run (${directus.version}, node ${directus.nodeVersion})`
+      : `no Directus install (BENCH_DIRECTUS_DIR unset): the committed figure of ${DIRECTUS_COMMITTED}/s (2026-11-23), NOT measured in this run`,
+    loadavg: (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').trim(),
+  };
+  const out = join(root, 'bench/results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, 'writes.json'),
+    `${JSON.stringify({ ...meta, statements, targets, summary, rounds }, null, 2)}\n`,
+  );
+  const label: Record<Scenario, string> = { ten: '10 editors × 10 entries', one: '10 editors × 1 entry' };
+  const rows = summary.map(
+    (s) =>
+      `| ${s.system} | ${label[s.scenario]} | ${s.requestsPerSec} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuMicrosPerWrite} | ${s.errors} |`,
+  );
+  const targetRows = targets.map(
+    (t) =>
+      `| ${label[t.scenario]} | ${rate('folio-postgres', t.scenario)} | ${baseline(t.scenario)} | ${t.ratio}× | ≥ ${t.want}× | ${t.met ? 'met' : 'NOT met'} |`,
+  );
+  const statementRows = statements.map((s) => `| ${s.db} | ${s.draftPatch} | ${s.publishPatch} |`);
+  writeFileSync(
+    join(out, 'writes.md'),
+    `# Editor writes: Folio PATCH + publish against Directus PATCH
+
+${meta.date}; ${EDITORS} connections, ${DURATION} s per scenario, median of ${ROUNDS} rounds; load average at the end: ${meta.loadavg}.
+Baseline: ${meta.baseline}.
+
+Folio: \`PATCH /v1/content/:id\` \`{ fields, status: "published" }\` with a session token (save and publish: entry, history, outbox event, activity). Directus: \`PATCH /items/<collection>/<id>\` with a static admin token.
+
+| system | scenario | req/s | p50 ms | p99 ms | server CPU µs per write | errors |
+|---|---|---:|---:|---:|---:|---:|
+${rows.join('\n')}
+
+## Targets (issue 13): Folio PostgreSQL against Directus
+
+| scenario | Folio PG req/s | Directus req/s | ratio | target | |
+|---|---:|---:|---:|---:|---|
+${targetRows.join('\n')}
+
+## Statements per request (counted at the driver, session token included)
+
+| database | draft PATCH | publish PATCH |
+|---|---:|---:|
+${statementRows.join('\n')}
+`,
+  );
+  process.stdout.write('wrote bench/results/writes.json and writes.md\n');
+}
+
+await main();

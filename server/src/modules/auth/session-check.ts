@@ -1,0 +1,43 @@
+import type { DbOrTx } from '../../db/database.js';
+import { unauthorized } from '../../shared/errors.js';
+import type { Role } from '../users/users.table.js';
+
+/**
+ * A session the auth hook let through on remembered facts (src/http/session-hints.ts) instead of
+ * reading them: the write it authorises re-reads them in its own first statement, so a revoked
+ * session is refused there. See server/docs/api.md, "Sessions on the write path".
+ */
+export interface SessionCheck {
+  tokenHash: string;
+  projectId: string;
+  /** The roles that may make this request. */
+  roles: readonly Role[];
+  /** Set by verifySessionCheck once the write's statement confirmed the session. */
+  verified?: boolean;
+}
+
+/**
+ * The session's current role in the project, or null when the session has ended (signed out,
+ * refreshed, expired, password changed, account removed) or the account is no longer a member:
+ * one probe of the sessions primary key and one of the memberships primary key, as a column of
+ * the statement the write makes anyway.
+ */
+export const checkedRole = (db: DbOrTx, check: SessionCheck, now: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('memberships', 'memberships.accountId', 'sessions.accountId')
+    .select('memberships.role')
+    .where('sessions.tokenHash', '=', check.tokenHash)
+    .where('sessions.expiresAt', '>', now)
+    .where('memberships.projectId', '=', check.projectId)
+    .as('checkedRole');
+
+/** Throws (401) unless `role`, read by checkedRole in the write's statement, may make the request. */
+export function verifySessionCheck(check: SessionCheck | undefined, role: string | null | undefined): void {
+  if (!check) return;
+  if (role == null || !check.roles.includes(role as Role)) {
+    // The error handler then authenticates the request afresh, and answers 401 or 403 as it finds.
+    throw unauthorized('The session token is invalid or has expired.');
+  }
+  check.verified = true;
+}
