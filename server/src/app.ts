@@ -10,6 +10,7 @@ import { type CredentialStore, installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/framing.js';
+import { createLazySchemas, lazySerializerFactory } from './http/lazy-schemas.js';
 import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
@@ -80,6 +81,11 @@ declare module 'fastify' {
      * SQLite delivery is in-process only).
      */
     readonly changes: ChangeBus;
+    /**
+     * Compiles every route schema now (they compile on first use, src/http/lazy-schemas.ts); throws
+     * the first that does not compile. For tests, which keep the guarantee a start used to give.
+     */
+    compileAllSchemas(): void;
   }
 }
 
@@ -109,7 +115,9 @@ export async function buildApp({
   // Cached revalidations are answered before Fastify sees them (src/http/revalidate.ts);
   // the revalidator needs the caches built below, so the server starts with one that declines.
   let revalidate: Revalidator = () => false;
+  const schemas = createLazySchemas();
   const app = Fastify({
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory(schemas) } },
     serverFactory: (handler) => {
       // A client gets headersTimeoutMs for its headers and requestTimeoutMs for the whole request,
       // body and uploads included; then Node answers 408 and closes the socket. Without them a few
@@ -148,7 +156,8 @@ export async function buildApp({
   const requests = new RequestSeries();
   const unmatched = installRequestMetrics(app, requests);
   installErrorHandling(app, unmatched);
-  installValidation(app);
+  installValidation(app, schemas);
+  app.decorate('compileAllSchemas', () => schemas.compileAll());
   await registerOpenApi(app, config.version);
 
   const { db } = database;

@@ -65,8 +65,10 @@ const met = (ok: boolean) => (ok ? 'met' : '**not met**');
 
 export function markdown(f: Figures): string {
   const s = f.systems;
-  const bare = s[BARE] as Summary;
-  const fastify = s[FASTIFY] as Summary;
+  const none = { requestsPerSec: 0, latencyP99Ms: 0, cpuMicrosPerRequest: 0 };
+  const missing: Summary = { coldStartMs: 0, coldStartCpuMs: 0, idleRssMb: 0, page: none, snapshot304: none };
+  const bare = s[BARE] ?? missing;
+  const fastify = s[FASTIFY] ?? missing;
   const rows = Object.entries(s).map(
     ([name, x]) =>
       `| ${name} | ${x.page.requestsPerSec} | ${ratio(x.page.requestsPerSec, bare.page.requestsPerSec)}× | ${x.page.latencyP99Ms} | ${x.page.cpuMicrosPerRequest} (${ratio(x.page.cpuMicrosPerRequest, bare.page.cpuMicrosPerRequest)}×) | ${x.coldStartMs} | ${ratio(x.coldStartMs, fastify.coldStartMs)}× | ${x.coldStartCpuMs} | ${ratio(x.coldStartCpuMs, fastify.coldStartCpuMs)}× | ${x.idleRssMb} | ${ratio(x.idleRssMb, fastify.idleRssMb)}× | ${x.snapshot304.requestsPerSec} | ${ratio(x.snapshot304.requestsPerSec, bare.snapshot304.requestsPerSec)}× |`,

@@ -14,7 +14,8 @@
  * The content is written straight to the tables (bench/content/seed.ts), not through the API: the
  * same rows the API writes, in seconds instead of minutes. PostgreSQL: a scratch database on
  * BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
- * BENCH_DURATION: seconds per throughput scenario (default 5).
+ * BENCH_DURATION: seconds per throughput scenario (default 5). BENCH_ONLY: comma-separated parts of
+ * system names to run only those (for a quick comparison while working; the table wants them all).
  * Writes bench/results/speed.json and speed.md.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -192,6 +193,9 @@ async function main() {
     // Baseline, Folio, baseline, Folio...; reversed every other round.
     const order = [bare, sqliteInfo, fastify, pgInfo, bare, folio(file, 'warn', sqliteKey), fastify];
     order.push(folio(pgUrl.toString(), 'warn', pgKey));
+    const only = process.env.BENCH_ONLY?.split(',');
+    if (only)
+      order.splice(0, order.length, ...order.filter((s) => only.some((part) => s.name.includes(part))));
     const samples = new Map<string, Sample[]>();
     for (let round = 0; round < ROUNDS; round++) {
       const systems = round % 2 === 0 ? order : [...order].reverse();
@@ -211,14 +215,15 @@ async function main() {
       loadAverage: { start: loadAtStart, end: load() },
       systems: summarise(samples),
     };
+    const md = markdown(figures);
+    process.stdout.write(`\n${md}`);
+    if (only) return; // a partial run is not the table
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(
       join(root, 'bench/results/speed.json'),
       `${JSON.stringify({ ...figures, samples: Object.fromEntries(samples) }, null, 2)}\n`,
     );
-    const md = markdown(figures);
     writeFileSync(join(root, 'bench/results/speed.md'), md);
-    process.stdout.write(`\n${md}`);
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
     await admin.end();
