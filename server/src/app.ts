@@ -151,7 +151,7 @@ export async function buildApp({
     reply.header('x-request-id', request.id);
     done();
   });
-  installAccessLog(app, logging.flush);
+  const accessLog = installAccessLog(app, logging);
   // Before any route is registered: each route gets its own recording hook (src/http/request-metrics.ts).
   const requests = new RequestSeries();
   const unmatched = installRequestMetrics(app, requests);
@@ -273,7 +273,7 @@ export async function buildApp({
   const snapshotReads = requests.forRoute('/v1/snapshot');
   revalidate = createRevalidator(
     { projectIdOfKey: sites.peekProjectId, pageEtag: content.peekPageEtag, snapshotEtag: snapshot.peekEtag },
-    app.log,
+    accessLog,
     (kind, seconds) => requests.observe(kind === 'page' ? pageReads : snapshotReads, 'GET', 304, seconds),
   );
 
@@ -298,7 +298,7 @@ export async function buildApp({
 
   // Media bytes: a local directory or an S3-compatible bucket (CMS_STORAGE). init() clears staging
   // files a crash left behind; sweepDeletions finishes removals a crash interrupted.
-  const mediaStorage = createMediaStorage(config.storage, config.dataDir, (err) =>
+  const mediaStorage = await createMediaStorage(config.storage, config.dataDir, (err) =>
     app.log.warn({ error: (err as Error).message }, 'media storage unavailable'),
   );
   await mediaStorage.init();

@@ -97,7 +97,7 @@ async function run(system: System, logFile: string): Promise<Sample> {
     // Cold start: spawn to the first 200 of the visitor page, polled every 2 ms.
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${system.name} exited (log: ${logFile})`);
-      if (performance.now() - started > 30_000) throw new Error(`${system.name} did not start`);
+      if (performance.now() - started > 120_000) throw new Error(`${system.name} did not start`);
       const r = await probe(`${url}${PAGE_PATH}`, key);
       if (r?.status === 200) break;
       await sleep(2);
@@ -245,7 +245,7 @@ async function pageOf(system: System, logFile: string) {
     const url = `http://127.0.0.1:${port}`;
     const headers = { 'x-cms-key': system.key };
     for (let i = 0; (await probe(`${url}${PAGE_PATH}`, headers))?.status !== 200; i++) {
-      if (i > 3000) throw new Error(`Folio did not start (log: ${logFile})`);
+      if (i > 12000) throw new Error(`Folio did not start (log: ${logFile})`);
       await sleep(10);
     }
     const page = await fetch(`${url}${PAGE_PATH}`, { headers });
