@@ -14,6 +14,8 @@
  * The content is written straight to the tables (bench/content/seed.ts), not through the API: the
  * same rows the API writes, in seconds instead of minutes. PostgreSQL: a scratch database on
  * BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+ * BENCH_BASE_DIR (+ BENCH_BASE_LABEL): also run the server package built at another commit, at the
+ * default level on both databases, for before/after figures in the same run (same migrations needed).
  * BENCH_DURATION: seconds per throughput scenario (default 5). BENCH_ONLY: comma-separated parts of
  * system names to run only those (for a quick comparison while working; the table wants them all).
  * Writes bench/results/speed.json and speed.md.
@@ -39,6 +41,9 @@ const PG_URL =
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/postgres';
 const PAGE_PATH = '/v1/content/%2F';
+/** BENCH_BASE_DIR: a server package built from another commit (its dist/), run beside this one. */
+const BASE_DIR = process.env.BENCH_BASE_DIR;
+const BASE_LABEL = process.env.BENCH_BASE_LABEL ?? 'base build';
 
 interface System {
   name: string;
@@ -168,9 +173,9 @@ async function main() {
     const pgKey = await seed({ kind: 'postgres', url: pgUrl.toString() });
 
     // The baselines send Folio's own page and ETags (read from a first Folio on SQLite).
-    const folio = (database: string, level: string, key: string): System => ({
-      name: `Folio ${database === file ? 'SQLite' : 'PostgreSQL'}, LOG_LEVEL=${level}`,
-      args: [join(root, 'dist/server.js')],
+    const folio = (database: string, level: string, key: string, at = root): System => ({
+      name: `Folio ${database === file ? 'SQLite' : 'PostgreSQL'}, LOG_LEVEL=${level}${at === root ? '' : ` (${BASE_LABEL})`}`,
+      args: [join(at, 'dist/server.js')],
       env: {
         DATABASE_URL: database === file ? `sqlite:${file}` : database,
         CMS_DATA_DIR: dir,
@@ -193,6 +198,9 @@ async function main() {
     // Baseline, Folio, baseline, Folio...; reversed every other round.
     const order = [bare, sqliteInfo, fastify, pgInfo, bare, folio(file, 'warn', sqliteKey), fastify];
     order.push(folio(pgUrl.toString(), 'warn', pgKey));
+    // Before and after in one run: another build of the server package, at the default level.
+    if (BASE_DIR)
+      order.push(folio(file, 'info', sqliteKey, BASE_DIR), folio(pgUrl.toString(), 'info', pgKey, BASE_DIR));
     const only = process.env.BENCH_ONLY?.split(',');
     if (only)
       order.splice(0, order.length, ...order.filter((s) => only.some((part) => s.name.includes(part))));
