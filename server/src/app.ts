@@ -10,6 +10,7 @@ import { type CredentialStore, installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/framing.js';
+import { createLazySchemas, lazySerializerFactory } from './http/lazy-schemas.js';
 import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
@@ -80,6 +81,11 @@ declare module 'fastify' {
      * SQLite delivery is in-process only).
      */
     readonly changes: ChangeBus;
+    /**
+     * Compiles every route schema now (they compile on first use, src/http/lazy-schemas.ts); throws
+     * the first that does not compile. For tests, which keep the guarantee a start used to give.
+     */
+    compileAllSchemas(): void;
   }
 }
 
@@ -109,7 +115,9 @@ export async function buildApp({
   // Cached revalidations are answered before Fastify sees them (src/http/revalidate.ts);
   // the revalidator needs the caches built below, so the server starts with one that declines.
   let revalidate: Revalidator = () => false;
+  const schemas = createLazySchemas();
   const app = Fastify({
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory(schemas) } },
     serverFactory: (handler) => {
       // A client gets headersTimeoutMs for its headers and requestTimeoutMs for the whole request,
       // body and uploads included; then Node answers 408 and closes the socket. Without them a few
@@ -143,12 +151,13 @@ export async function buildApp({
     reply.header('x-request-id', request.id);
     done();
   });
-  installAccessLog(app, logging.flush);
+  const accessLog = installAccessLog(app, logging);
   // Before any route is registered: each route gets its own recording hook (src/http/request-metrics.ts).
   const requests = new RequestSeries();
   const unmatched = installRequestMetrics(app, requests);
   installErrorHandling(app, unmatched);
-  installValidation(app);
+  installValidation(app, schemas);
+  app.decorate('compileAllSchemas', () => schemas.compileAll());
   await registerOpenApi(app, config.version);
 
   const { db } = database;
@@ -264,7 +273,7 @@ export async function buildApp({
   const snapshotReads = requests.forRoute('/v1/snapshot');
   revalidate = createRevalidator(
     { projectIdOfKey: sites.peekProjectId, pageEtag: content.peekPageEtag, snapshotEtag: snapshot.peekEtag },
-    app.log,
+    accessLog,
     (kind, seconds) => requests.observe(kind === 'page' ? pageReads : snapshotReads, 'GET', 304, seconds),
   );
 
@@ -289,7 +298,7 @@ export async function buildApp({
 
   // Media bytes: a local directory or an S3-compatible bucket (CMS_STORAGE). init() clears staging
   // files a crash left behind; sweepDeletions finishes removals a crash interrupted.
-  const mediaStorage = createMediaStorage(config.storage, config.dataDir, (err) =>
+  const mediaStorage = await createMediaStorage(config.storage, config.dataDir, (err) =>
     app.log.warn({ error: (err as Error).message }, 'media storage unavailable'),
   );
   await mediaStorage.init();

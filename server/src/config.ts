@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from './paths.js';
 import { EncryptionKey } from './shared/secret-box.js';
 
 /**
@@ -199,11 +200,10 @@ export function loadConfig(env: Env = process.env): Config {
     liveMaxBufferBytes: int('CMS_LIVE_MAX_BUFFER_BYTES', 1024 * 1024, 1024),
     encryptionKey: key('CMS_ENCRYPTION_KEY'),
     encryptionKeyPrevious: key('CMS_ENCRYPTION_KEY_PREVIOUS'),
-    // Found from this file, not the working directory: src/config.ts and dist/config.js both sit one
-    // level below server/, beside which the workspace keeps dashboard/.
+    // Found from the package, not the working directory: the workspace keeps dashboard/ beside server/.
     dashboardDir: env.CMS_DASHBOARD_DIR
       ? resolve(env.CMS_DASHBOARD_DIR)
-      : fileURLToPath(new URL('../../dashboard/dist', import.meta.url)),
+      : fileURLToPath(new URL('../dashboard/dist', packageRoot)),
     metricsToken,
     workerPort: int('CMS_WORKER_PORT', 0, 0, 65535),
   };
@@ -295,7 +295,6 @@ export function loadConfigOrExit(): Config {
 
 let cachedVersion: string | undefined;
 function packageVersion(): string {
-  // src/config.ts and dist/config.js both sit one level below package.json.
-  cachedVersion ??= JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+  cachedVersion ??= JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')).version;
   return cachedVersion ?? '0.0.0';
 }

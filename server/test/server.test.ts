@@ -12,10 +12,11 @@ import { startServerProcess } from './helpers/process.js';
 for (const kind of dbKinds()) {
   describe(`server process [${kind}]`, () =>
     checkLeaks(() => {
-      it('answers /health, then on SIGTERM finishes the request in flight and exits 0', async () => {
+      it('answers /health, then on SIGTERM finishes the request in flight, logs every request and exits 0', async () => {
         const dataDir = mkdtempSync(join(tmpdir(), 'folio-server-'));
         const database = kind === 'postgres' ? await createTestDatabase('postgres') : null;
-        const env: Record<string, string> = { CMS_DATA_DIR: dataDir };
+        // The default level: one access line per request, batched (src/http/logging.ts).
+        const env: Record<string, string> = { CMS_DATA_DIR: dataDir, LOG_LEVEL: 'info' };
         if (database && database.config.kind === 'postgres') env.DATABASE_URL = database.config.url;
         const server = await startServerProcess(env);
         try {
@@ -53,6 +54,16 @@ for (const kind of dbKinds()) {
           const res = await response;
           assert.equal(res.status, 201, res.text);
           assert.equal(await server.exited, 0, server.output());
+          // The access lines still kept in memory at SIGTERM were written before the exit.
+          const access = server
+            .output()
+            .split('\n')
+            .filter((l) => l.includes('"msg":"request"'))
+            .map((l) => JSON.parse(l) as { method: string; url: string; statusCode: number });
+          assert.deepEqual(
+            access.map((a) => `${a.method} ${a.url} ${a.statusCode}`),
+            ['GET /health 200', 'POST /v1/projects 201'],
+          );
           await assert.rejects(fetch(`${server.url}/health`), 'no longer accepting connections');
         } finally {
           server.child.kill('SIGKILL');

@@ -27,7 +27,7 @@ export function pinLoadGenerator(): void {
 }
 
 /** The command that runs `args` under node on the servers' CPU. */
-function nodeCommand(args: string[]): [string, string[]] {
+export function nodeCommand(args: string[]): [string, string[]] {
   return pinning ? ['taskset', ['-c', SERVER_CPU, process.execPath, ...args]] : [process.execPath, args];
 }
 

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchema,
+} from 'fastify';
+import { packageRoot } from '../paths.js';
 import { DOCS_CSS, DOCS_TITLE, FAVICON_SVG, LOGO_SVG } from './docs-theme.js';
 import { hoistNamedSchemas } from './openapi-components.js';
 import { documentRoute } from './openapi-operation.js';
@@ -9,8 +14,7 @@ import { documentRoute } from './openapi-operation.js';
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (the same ones that validate and
  * serialise), so the reference cannot drift from the code. Served at /v1/openapi.json; /docs renders it.
- * Its introduction is docs/api.md (conventions and the decisions the specification leaves open);
- * src/http and dist/http both sit two levels below the repository root.
+ * Its introduction is docs/api.md (conventions and the decisions the specification leaves open).
  */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -26,7 +30,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         title: 'Folio API',
         version,
         license: { name: 'MIT', identifier: 'MIT' },
-        description: readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8'),
+        description: readFileSync(new URL('docs/api.md', packageRoot), 'utf8'),
       },
       // Relative: the document describes the server that serves it, wherever that runs.
       servers: [{ url: '/', description: 'The server this document is served from' }],
@@ -116,16 +120,69 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-    logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/docs/', target: '_self' },
-    theme: {
-      title: DOCS_TITLE,
-      css: [{ filename: 'folio.css', content: DOCS_CSS }],
-      favicon: [
-        { filename: 'folio.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON_SVG },
-      ],
-    },
+  installDocsPage(app);
+}
+
+/**
+ * /docs, the reference page (swagger-ui), loaded on its first request (issue 13 #2): the plugin,
+ * its YAML parser and its static file server were a fifth of the CPU a start took, for a page a
+ * production server may never show. It runs in a Fastify instance of its own, built on the first
+ * request under /docs and handed every later one; it serves the app's own document (`app.swagger()`).
+ * The app's hooks still run first (request id, access log), and the headers they set are passed on.
+ * Rejected: registering swagger-ui at start and only deferring its work — the cost is in loading it.
+ */
+function installDocsPage(app: FastifyInstance): void {
+  let loading: Promise<FastifyInstance> | undefined;
+  const load = async () => {
+    const { default: swaggerUi } = await import('@fastify/swagger-ui');
+    const ui = Fastify({ logger: false });
+    // swagger-ui declares a dependency on @fastify/swagger: this stands in for it, with the app's document.
+    const documentOfApp = async (instance: FastifyInstance) => {
+      instance.decorate('swagger', ((options?: { yaml?: boolean }) =>
+        app.swagger(options as never)) as never);
+    };
+    Object.assign(documentOfApp, {
+      [Symbol.for('skip-override')]: true,
+      [Symbol.for('plugin-meta')]: { name: '@fastify/swagger' },
+    });
+    await ui.register(documentOfApp);
+    await ui.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { docExpansion: 'list', deepLinking: true },
+      logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/docs/', target: '_self' },
+      theme: {
+        title: DOCS_TITLE,
+        css: [{ filename: 'folio.css', content: DOCS_CSS }],
+        favicon: [
+          { filename: 'folio.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON_SVG },
+        ],
+      },
+    });
+    ui.setNotFoundHandler((request, reply) => {
+      void reply.code(404).send({
+        data: null,
+        error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` },
+      });
+    });
+    await ui.ready();
+    return ui;
+  };
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    loading ??= load().catch((err) => {
+      loading = undefined; // the next request tries again
+      throw err;
+    });
+    const ui = await loading;
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value as string);
+    }
+    reply.hijack();
+    ui.routing(request.raw, reply.raw);
+  };
+  app.get('/docs', { schema: { hide: true } }, forward);
+  app.get('/docs/*', { schema: { hide: true } }, forward);
+  app.addHook('onClose', async () => {
+    const ui = await loading?.catch(() => undefined);
+    await ui?.close();
   });
 }

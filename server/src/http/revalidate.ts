@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
 import { etagMatches } from './etag.js';
-import { logAccess } from './logging.js';
+import type { AccessLog } from './logging.js';
 import { requestId } from './request-id.js';
 
 /**
@@ -38,13 +37,11 @@ function single(value: string | string[] | undefined): string | undefined {
 
 export function createRevalidator(
   sources: RevalidationSources,
-  log: FastifyBaseLogger,
+  /** The app's access log; null when the level drops access lines. */
+  access: AccessLog | null,
   /** Told of each 304 answered here (the request metrics), with the time it took. */
   onAnswered?: (kind: 'page' | 'snapshot', seconds: number) => void,
 ) {
-  // pino's isLevelEnabled (not in Fastify's logger type): skip building the access line when it would be dropped.
-  const infoEnabled = () =>
-    (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true;
   function etagFor(url: string, projectId: string): string | undefined {
     if (url === '/v1/snapshot') return sources.snapshotEtag(projectId);
     if (!url.startsWith(CONTENT_PREFIX)) return undefined;
@@ -73,8 +70,7 @@ export function createRevalidator(
     ) {
       return false;
     }
-    const logging = infoEnabled();
-    const started = logging || onAnswered ? performance.now() : 0;
+    const started = access || onAnswered ? performance.now() : 0;
     const projectId = sources.projectIdOfKey(apiKey.trim());
     const url = req.url ?? '';
     const etag = projectId ? etagFor(url, projectId) : undefined;
@@ -85,8 +81,7 @@ export function createRevalidator(
     res.end();
     const elapsedMs = performance.now() - started;
     onAnswered?.(url === '/v1/snapshot' ? 'snapshot' : 'page', elapsedMs / 1000);
-    if (logging)
-      logAccess(log, { reqId: id, method: 'GET', url, statusCode: 304, responseTimeMs: elapsedMs });
+    access?.write({ reqId: id, method: 'GET', url, statusCode: 304, responseTimeMs: elapsedMs });
     return true;
   };
 }

@@ -2,6 +2,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { installInputTextRule } from './input-text.js';
+import { type createLazySchemas, lazyValidatorCompiler } from './lazy-schemas.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -12,12 +13,17 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  * not a silent "42". Both report every failing path and reject unknown properties (no silent drop).
  * Before either, one rule for all text: no NUL, no unpaired surrogate, bounded nesting (input-text.ts).
  */
-export function installValidation(app: FastifyInstance): void {
+export function installValidation(app: FastifyInstance, lazy: ReturnType<typeof createLazySchemas>): void {
   const base = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
   const body = new Ajv({ ...base, coerceTypes: false });
   const text = new Ajv({ ...base, coerceTypes: 'array' });
   addFormats(body);
   addFormats(text);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
+  // Compiled on a route's first request (src/http/lazy-schemas.ts).
+  app.setValidatorCompiler(
+    lazyValidatorCompiler(lazy, ({ schema, httpPart }) =>
+      (httpPart === 'body' ? body : text).compile(schema as object),
+    ),
+  );
   installInputTextRule(app);
 }

@@ -28,6 +28,10 @@ describeEachDb(
         url: '/v1/auth/login',
         payload: { email: admin.email, password: 'wrong one' },
       });
+      // Access lines are batched (written within ACCESS_FLUSH_MS): wait for the request's.
+      for (let waited = 0; !lines.join('').includes('req-log-1') && waited < 5000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const all = lines.join('');
       assert.ok(
         all.includes('"requestId":"req-log-1"') || all.includes('"reqId":"req-log-1"'),

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileTypeFromBuffer } from 'file-type';
 import { payloadTooLarge, unsupportedMediaType, validationFailed } from '../../shared/errors.js';
 import { loadSharp } from './sharp.js';
 
@@ -129,6 +128,8 @@ export async function inspectImage(staged: StagedFile, path: string): Promise<Im
   if (staged.size === 0) {
     throw validationFailed('The file is empty.', [{ path: 'body.file', message: 'is empty' }]);
   }
+  // Imported on the first upload: file-type and its parsers are not needed by a server that takes none.
+  const { fileTypeFromBuffer } = await import('file-type');
   const sniffed = await fileTypeFromBuffer(staged.head);
   const accepted = sniffed ? ACCEPTED[sniffed.mime] : undefined;
   if (!accepted) {

@@ -1,0 +1,108 @@
+/** bench/speed's figures: medians of the fresh processes, the ratios and issue 13's targets. */
+
+interface Throughput {
+  requestsPerSec: number;
+  latencyP99Ms: number;
+  /** The server's user + system CPU time per request answered (robust to other load on the machine). */
+  cpuMicrosPerRequest: number;
+}
+
+export interface Sample {
+  coldStartMs: number;
+  /** The server's CPU time (user + system) from spawn to the first 200. */
+  coldStartCpuMs: number;
+  idleRssMb: number;
+  page: Throughput;
+  snapshot304: Throughput;
+  loadAverage: number[];
+}
+
+type Summary = Omit<Sample, 'loadAverage'>;
+
+export interface Figures {
+  at: string;
+  machine: { cpus: number; model: string; node: string };
+  durationSeconds: number;
+  rounds: number;
+  connections: number;
+  pageBytes: number;
+  loadAverage: { start: number[]; end: number[] };
+  systems: Record<string, Summary>;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+const throughput = (list: Throughput[]): Throughput => ({
+  requestsPerSec: median(list.map((t) => t.requestsPerSec)),
+  latencyP99Ms: median(list.map((t) => t.latencyP99Ms)),
+  cpuMicrosPerRequest: median(list.map((t) => t.cpuMicrosPerRequest)),
+});
+
+export function summarise(samples: Map<string, Sample[]>): Record<string, Summary> {
+  const out: Record<string, Summary> = {};
+  for (const [name, list] of samples) {
+    out[name] = {
+      coldStartMs: median(list.map((s) => s.coldStartMs)),
+      coldStartCpuMs: median(list.map((s) => s.coldStartCpuMs)),
+      idleRssMb: median(list.map((s) => s.idleRssMb)),
+      page: throughput(list.map((s) => s.page)),
+      snapshot304: throughput(list.map((s) => s.snapshot304)),
+    };
+  }
+  return out;
+}
+
+const BARE = 'bare node:http, precomputed bytes';
+const FASTIFY = 'bare Fastify, serialising the page';
+const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 : 0);
+const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+export function markdown(f: Figures): string {
+  const s = f.systems;
+  const none = { requestsPerSec: 0, latencyP99Ms: 0, cpuMicrosPerRequest: 0 };
+  const missing: Summary = { coldStartMs: 0, coldStartCpuMs: 0, idleRssMb: 0, page: none, snapshot304: none };
+  const bare = s[BARE] ?? missing;
+  const fastify = s[FASTIFY] ?? missing;
+  const rows = Object.entries(s).map(
+    ([name, x]) =>
+      `| ${name} | ${x.page.requestsPerSec} | ${ratio(x.page.requestsPerSec, bare.page.requestsPerSec)}× | ${x.page.latencyP99Ms} | ${x.page.cpuMicrosPerRequest} (${ratio(x.page.cpuMicrosPerRequest, bare.page.cpuMicrosPerRequest)}×) | ${x.coldStartMs} | ${ratio(x.coldStartMs, fastify.coldStartMs)}× | ${x.coldStartCpuMs} | ${ratio(x.coldStartCpuMs, fastify.coldStartCpuMs)}× | ${x.idleRssMb} | ${ratio(x.idleRssMb, fastify.idleRssMb)}× | ${x.snapshot304.requestsPerSec} | ${ratio(x.snapshot304.requestsPerSec, bare.snapshot304.requestsPerSec)}× |`,
+  );
+  const targets: string[] = [];
+  for (const db of ['SQLite', 'PostgreSQL']) {
+    const info = s[`Folio ${db}, LOG_LEVEL=info`];
+    const warn = s[`Folio ${db}, LOG_LEVEL=warn`];
+    if (!info || !warn) continue;
+    const pageRatio = ratio(info.page.requestsPerSec, bare.page.requestsPerSec);
+    const logCost = Math.round((1 - info.page.requestsPerSec / warn.page.requestsPerSec) * 100);
+    const start = ratio(info.coldStartMs, fastify.coldStartMs);
+    const rss = ratio(info.idleRssMb, fastify.idleRssMb);
+    const snap = ratio(info.snapshot304.requestsPerSec, bare.snapshot304.requestsPerSec);
+    targets.push(
+      `| ${db} | ${pageRatio}× (≥ 0.6×) ${met(pageRatio >= 0.6)} | ${info.page.latencyP99Ms} ms (< 5) ${met(info.page.latencyP99Ms < 5)} | ${logCost}% (≤ 10%) ${met(logCost <= 10)} | ${start}× (≤ 1.5×) ${met(start <= 1.5)} | ${rss}× (≤ 1.3×) ${met(rss <= 1.3)} | ${snap}× (≥ 0.9×${db === 'SQLite' ? ', target for PostgreSQL' : ''}) ${met(snap >= 0.9)} |`,
+    );
+  }
+  return [
+    '# Speed bench (issue 13)',
+    '',
+    `${f.at}. ${f.machine.cpus} CPUs (${f.machine.model}), Node ${f.machine.node}. Each system ran as ${f.rounds} fresh processes, one at a time (servers on CPU 1, autocannon on CPU 0; baselines and Folio alternating, the order reversed every round); medians. Visitor page: GET /v1/content/%2F with the publishable key, ${f.pageBytes} bytes (20 entries; 200 pages × 20 entries in the project), autocannon ${f.connections} connections for ${f.durationSeconds} s after a 1 s warm-up. Cold start: spawn to the first 200 of that page (wall time, and the CPU time the process used for it, which other load hardly moves). CPU µs/req: the server's user + system time per request answered, in brackets against bare node:http. Idle RSS: after start, the warm-up and 1 s idle. Snapshot 304: GET /v1/snapshot with If-None-Match (the baselines answer their 304 with the same headers). Folio runs from dist/ at its defaults (worker in process) with its log written to a file.`,
+    '',
+    `Load average (1, 5, 15 min) at the start ${f.loadAverage.start.join(', ')}, at the end ${f.loadAverage.end.join(', ')}: other helpers and CI share this two-core machine.`,
+    '',
+    '| system | page req/s | vs bare | p99 ms | CPU µs/req | cold start ms | vs Fastify | its CPU ms | vs Fastify | idle RSS MB | vs Fastify | snapshot 304 req/s | vs bare |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    'Targets (Folio at the default LOG_LEVEL=info; access log cost = 1 − info/warn page throughput):',
+    '',
+    '| database | page vs bare | page p99 | access log cost | cold start vs Fastify | idle RSS vs Fastify | snapshot 304 vs bare |',
+    '|---|---|---|---|---|---|---|',
+    ...targets,
+    '',
+  ].join('\n');
+}
