@@ -44,6 +44,18 @@ export async function expectAccessible(page: Page) {
     undefined,
     { timeout: 10_000 },
   );
+  // Likewise a dialog opening or closing (a Done click just before): wait until no finite CSS transition
+  // or animation is running (a spinner's endless one is no blend), so axe sees final colours.
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+        ),
+    undefined,
+    { timeout: 10_000 },
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
