@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { seedEditorsPage } from '../lib/editors.js';
 import { cpuMicros, pinLoadGenerator, root, startFolio } from '../lib/processes.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
@@ -44,47 +45,6 @@ interface Figures {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-async function json(url: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
-  const res = await fetch(url, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...init.headers },
-  });
-  const body = (await res.json()) as any;
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${JSON.stringify(body)}`);
-  return body.data;
-}
-
-/** A project with one page of EDITORS entries, through the API; returns the editor's headers and the ids. */
-async function seed(base: string) {
-  const email = `bench-${Date.now()}@example.com`;
-  const password = 'correct horse battery staple';
-  const created = await json(`${base}/v1/projects`, {
-    method: 'POST',
-    body: JSON.stringify({ name: 'Publish bench', admin: { email, password } }),
-  });
-  const { token } = await json(`${base}/v1/auth/login`, {
-    method: 'POST',
-    body: JSON.stringify({ email, password }),
-  });
-  const key = created.project.apiKey as string;
-  const components = Array.from({ length: EDITORS }, (_, i) => ({
-    componentId: 'Card',
-    instanceKey: `card-${String(i).padStart(2, '0')}`,
-    fields: [
-      { key: 'title', type: 'text' },
-      { key: 'body', type: 'text' },
-    ],
-  }));
-  await json(`${base}/v1/definitions/sync`, {
-    method: 'POST',
-    headers: { 'x-cms-key': key },
-    body: JSON.stringify({ pageId: '/bench', components }),
-  });
-  const headers = { authorization: `Bearer ${token}`, 'x-cms-key': key, 'content-type': 'application/json' };
-  const entries = (await json(`${base}/v1/content/%2Fbench`, { headers })) as { id: string }[];
-  return { headers, ids: entries.map((e) => e.id) };
-}
 
 async function sequential(base: string, headers: Record<string, string>, id: string) {
   const times: number[] = [];
@@ -145,7 +105,7 @@ async function runOnce(build: { name: string; at: string }, db: 'sqlite' | 'post
   }
   const server = await startFolio(env, join(dir, `${build.name}-${db}.log`), build.at);
   try {
-    const { headers, ids } = await seed(server.url);
+    const { headers, ids } = await seedEditorsPage(server.url, EDITORS, 'Publish bench');
     const pid = server.child.pid!;
     const cpu0 = cpuMicros(pid);
     const seq = await sequential(server.url, headers, ids[0]!);

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { seedEditorsPage } from '../lib/editors.js';
 import { cpuMicros, pinLoadGenerator, root, startFolio } from '../lib/processes.js';
 import { type DirectusServer, startDirectus } from './directus.js';
 import { countStatements } from './statements.js';
@@ -47,44 +48,6 @@ interface Figures {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
-async function json(url: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
-  const body = (await res.json()) as any;
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${JSON.stringify(body)}`);
-  return body.data;
-}
-
-/** A project with one page of EDITORS entries, through the API: an editor's headers and the ids. */
-async function seedFolio(base: string) {
-  const email = `bench-${Date.now()}@example.com`;
-  const password = 'correct horse battery staple';
-  const created = await json(`${base}/v1/projects`, {
-    method: 'POST',
-    body: JSON.stringify({ name: 'Writes bench', admin: { email, password } }),
-  });
-  const { token } = await json(`${base}/v1/auth/login`, {
-    method: 'POST',
-    body: JSON.stringify({ email, password }),
-  });
-  const key = created.project.apiKey as string;
-  const components = Array.from({ length: EDITORS }, (_, i) => ({
-    componentId: 'Card',
-    instanceKey: `card-${String(i).padStart(2, '0')}`,
-    fields: [
-      { key: 'title', type: 'text' },
-      { key: 'body', type: 'text' },
-    ],
-  }));
-  await json(`${base}/v1/definitions/sync`, {
-    method: 'POST',
-    headers: { 'x-cms-key': key },
-    body: JSON.stringify({ pageId: '/bench', components }),
-  });
-  const headers = { authorization: `Bearer ${token}`, 'x-cms-key': key, 'content-type': 'application/json' };
-  const entries = (await json(`${base}/v1/content/%2Fbench`, { headers })) as { id: string }[];
-  return { headers, ids: entries.map((e) => e.id) };
-}
 
 /** 10 connections for DURATION s; connection i writes paths[i] (all the same path for "one"). */
 async function load(
@@ -142,7 +105,7 @@ async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures
   }
   const server = await startFolio(env, join(dir, `folio-${db}.log`));
   try {
-    const { headers, ids } = await seedFolio(server.url);
+    const { headers, ids } = await seedEditorsPage(server.url, EDITORS, 'Writes bench');
     const body = (n: number) => ({
       fields: { title: `Title ${n}`, body: 'x'.repeat(200) },
       status: 'published',
