@@ -18,11 +18,30 @@
  * dist/app.js and the rest of tsc's output stay: dist/cli/migrate.js and the tests' tooling use them.
  */
 import { readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
+
+/**
+ * node-postgres asks "am I in a Cloudflare Worker?" when it loads, and on Node 20 (no `navigator`)
+ * answers by constructing a fetch `Response`, which loads Node's whole fetch implementation: 60 ms
+ * of the start on PostgreSQL, for an answer that is always no here. The bundle answers it directly.
+ * The build fails if pg's source no longer has the function, so an upgrade cannot drop this silently.
+ */
+const pgOnNode: Plugin = {
+  name: 'pg-on-node',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const probe = 'function isCloudflareRuntime() {';
+      if (!source.includes(probe)) throw new Error(`${args.path} no longer has ${probe} (scripts/bundle.ts)`);
+      return { contents: source.replace(probe, `${probe}\n  return false;`), loader: 'js' };
+    });
+  },
+};
 
 // Chunks of a previous build (their names carry a hash).
 for (const file of readdirSync(dist)) if (file.startsWith('chunk-')) rmSync(join(dist, file));
@@ -41,6 +60,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
+  plugins: [pgOnNode],
   external: ['better-sqlite3', 'sharp', '@node-rs/argon2', 'pg-native', '@fastify/swagger-ui'],
   banner: {
     js: [

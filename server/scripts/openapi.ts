@@ -20,7 +20,7 @@ import { stableDocument } from './stable-json.js';
 async function currentDocument(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-openapi-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', CMS_DATA_DIR: dataDir });
-  const database = openDatabase(config.database);
+  const database = await openDatabase(config.database);
   try {
     await migrateToLatest(database.db);
     const app = await buildApp({ config, database });

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -9,13 +9,13 @@ import { migrationsApplied } from './db/migrate.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
+import { createFastReads } from './http/fast-reads.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/framing.js';
 import { createLazySchemas, lazySerializerFactory } from './http/lazy-schemas.js';
 import { installAccessLog, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import { installRequestMetrics, RequestSeries } from './http/request-metrics.js';
-import { createRevalidator, type Revalidator } from './http/revalidate.js';
 import { installValidation } from './http/validation.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { createActivityService } from './modules/activity/activity.service.js';
@@ -82,8 +82,9 @@ declare module 'fastify' {
      */
     readonly changes: ChangeBus;
     /**
-     * Compiles every route schema now (they compile on first use, src/http/lazy-schemas.ts); throws
-     * the first that does not compile. For tests, which keep the guarantee a start used to give.
+     * Compiles every route schema now (they compile on first use, src/http/lazy-schemas.ts) and checks
+     * each validator schema against the JSON Schema meta-schema (src/http/validation.ts); throws the
+     * first that fails. For tests, which keep the guarantee a start used to give.
      */
     compileAllSchemas(): void;
   }
@@ -112,9 +113,9 @@ export async function buildApp({
   metrics = createMetrics(),
 }: AppOptions): Promise<FastifyInstance> {
   const logging = loggerOptions(config, logStream);
-  // Cached revalidations are answered before Fastify sees them (src/http/revalidate.ts);
-  // the revalidator needs the caches built below, so the server starts with one that declines.
-  let revalidate: Revalidator = () => false;
+  // Cached visitor reads are answered before Fastify sees them (src/http/fast-reads.ts); the fast
+  // path needs the caches built below, so the server starts with one that declines.
+  let fastRead: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
   const schemas = createLazySchemas();
   const app = Fastify({
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory(schemas) } },
@@ -126,7 +127,7 @@ export async function buildApp({
       const server = createServer(
         { connectionsCheckingInterval: Math.min(config.headersTimeoutMs / 2, 5_000) },
         (req, res) => {
-          if (!revalidate(req, res)) handler(req, res);
+          if (!fastRead(req, res)) handler(req, res);
         },
       );
       server.keepAliveTimeout = 72_000; // Fastify's own default, which it sets only on servers it makes
@@ -156,8 +157,11 @@ export async function buildApp({
   const requests = new RequestSeries();
   const unmatched = installRequestMetrics(app, requests);
   installErrorHandling(app, unmatched);
-  installValidation(app, schemas);
-  app.decorate('compileAllSchemas', () => schemas.compileAll());
+  const validation = installValidation(app, schemas);
+  app.decorate('compileAllSchemas', () => {
+    schemas.compileAll();
+    validation.checkSchemas();
+  });
   await registerOpenApi(app, config.version);
 
   const { db } = database;
@@ -268,14 +272,17 @@ export async function buildApp({
   });
   app.addHook('preClose', async () => live.close());
   await app.register(liveRoutes(live, liveLimits), { prefix: '/v1/live' });
-  // 304s answered before Fastify are counted under the routes that would have answered them.
+  // Reads answered before Fastify are counted under the routes that would have answered them.
   const pageReads = requests.forRoute('/v1/content/:pageId');
   const snapshotReads = requests.forRoute('/v1/snapshot');
-  revalidate = createRevalidator(
-    { projectIdOfKey: sites.peekProjectId, pageEtag: content.peekPageEtag, snapshotEtag: snapshot.peekEtag },
+  const fastReads = createFastReads(
+    { projectIdOfKey: sites.peekProjectId, page: content.peekPage, snapshotEtag: snapshot.peekEtag },
     accessLog,
-    (kind, seconds) => requests.observe(kind === 'page' ? pageReads : snapshotReads, 'GET', 304, seconds),
+    (kind, status, seconds) =>
+      requests.observe(kind === 'page' ? pageReads : snapshotReads, 'GET', status, seconds),
   );
+  fastRead = fastReads;
+  app.addHook('preClose', async () => fastReads.close());
 
   // Webhooks: the routes send only the synchronous test ping; the worker (src/jobs/worker.ts,
   // started by server.ts or `npm run worker`) delivers everything else.

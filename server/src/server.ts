@@ -20,7 +20,7 @@ async function main(config: Config): Promise<void> {
     process.exit(1);
   }
 
-  const database = openDatabase(config.database);
+  const database = await openDatabase(config.database);
   await migrateToLatest(database.db);
   // One metrics registry for the process: the API and its in-process worker count into it.
   const metrics = createMetrics();

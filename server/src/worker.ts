@@ -20,7 +20,7 @@ import { exitOnStartupError } from './shared/startup-errors.js';
  */
 async function main(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
-  const database = openDatabase(config.database);
+  const database = await openDatabase(config.database);
   await migrateToLatest(database.db);
   // The same key as the API processes (CMS_ENCRYPTION_KEY, or the key file in CMS_DATA_DIR); a
   // stored secret it cannot open stops the start here, with the reason.

@@ -47,7 +47,7 @@ async function main(): Promise<number> {
       process.stderr.write(`PostgreSQL at TEST_DATABASE_URL is not reachable: ${(err as Error).message}\n`);
       return 1;
     }
-    const handle = openDatabase({ kind: 'postgres', url: databaseUrl(template) });
+    const handle = await openDatabase({ kind: 'postgres', url: databaseUrl(template) });
     await migrateToLatest(handle.db);
     await handle.close();
     process.env.FOLIO_TEST_PG_TEMPLATE = template;

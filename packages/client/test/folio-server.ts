@@ -16,7 +16,7 @@ export interface RunningFolio {
 export async function startFolio(): Promise<RunningFolio> {
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-client-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', CMS_DATA_DIR: dataDir });
-  const database = openDatabase(config.database);
+  const database = await openDatabase(config.database);
   await migrateToLatest(database.db);
   const app = await buildApp({ config, database });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

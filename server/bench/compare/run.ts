@@ -15,15 +15,7 @@
  * Writes bench/results/compare.json and compare.md.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -100,7 +92,7 @@ async function main() {
   try {
     const baseRoot = buildBase(dir);
     const file = join(dir, 'seed.sqlite');
-    const handle = openDatabase({ kind: 'sqlite', file });
+    const handle = await openDatabase({ kind: 'sqlite', file });
     await migrateToLatest(handle.db);
     const small = await seedProject(handle.db, 'Page bench', 1, 20);
     const big = await seedProject(handle.db, 'Snapshot bench', 200, 20);

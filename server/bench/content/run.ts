@@ -60,7 +60,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-content-'));
   const file = join(dir, 'cms.sqlite');
   try {
-    const handle = openDatabase({ kind: 'sqlite', file });
+    const handle = await openDatabase({ kind: 'sqlite', file });
     await migrateToLatest(handle.db);
     const small = await seedProject(handle.db, 'Page bench', 1, 20);
     const big = await seedProject(handle.db, 'Snapshot bench', 1000, 20);

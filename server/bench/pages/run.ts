@@ -40,7 +40,7 @@ async function main() {
     databaseUrl = url.toString();
   }
   const config = loadConfig({ DATABASE_URL: databaseUrl, CMS_DATA_DIR: dir, LOG_LEVEL: 'warn' });
-  const handle = openDatabase(config.database);
+  const handle = await openDatabase(config.database);
   try {
     await migrateToLatest(handle.db);
     const app = await buildApp({ config, database: handle });

@@ -63,7 +63,7 @@ async function runKind(kind: 'sqlite' | 'postgres', pgUrl?: string): Promise<Sce
     LOG_LEVEL: 'warn',
     CMS_WORKER_POLL_MS: String(POLL_MS),
   });
-  const handle = openDatabase(config.database);
+  const handle = await openDatabase(config.database);
   const results: Scenario[] = [];
   try {
     await migrateToLatest(handle.db);

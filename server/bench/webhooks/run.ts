@@ -188,7 +188,7 @@ async function deliveryThroughput(
   dataDir: string,
 ) {
   const receiver = await startScript('bench/webhooks/receiver.ts', []);
-  const handle = openDatabase(database);
+  const handle = await openDatabase(database);
   await migrateToLatest(handle.db);
   const env = {
     LOG_LEVEL: 'silent',

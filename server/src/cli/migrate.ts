@@ -12,7 +12,7 @@ if (direction !== 'up' && direction !== 'down') {
 let config: ReturnType<typeof loadConfig> | undefined;
 try {
   config = loadConfig();
-  const database = openDatabase(config.database);
+  const database = await openDatabase(config.database);
   try {
     const { results } =
       direction === 'up' ? await migrateToLatest(database.db) : await migrateDown(database.db);

@@ -2,12 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './database.js';
-
-// COUNT(*) and BIGINT come back from pg as strings by default; our counts fit in a double.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+import { loadPg } from './pg-driver.js';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -32,9 +29,11 @@ export interface PoolStats {
   waiting?: number;
 }
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+/** Opens the configured database (no connection is made before the first query). */
+export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   const plugins = [new CamelCasePlugin()];
   if (config.kind === 'postgres') {
+    const pg = await loadPg();
     const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5000 });
     // A client that loses its server (restart, failover, pg_terminate_backend) emits 'error'; an
     // 'error' event without a listener kills the process. The pool listens only while a client is

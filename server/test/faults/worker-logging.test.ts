@@ -150,7 +150,7 @@ async function startProxy(target: URL) {
 function describeOutage(ctx: TestContext) {
   let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
   let worker: Worker | undefined;
-  let handle: ReturnType<typeof openDatabase> | undefined;
+  let handle: Awaited<ReturnType<typeof openDatabase>> | undefined;
   before(async () => {
     if (ctx.database.config.kind !== 'postgres') return;
     proxy = await startProxy(new URL(ctx.database.config.url));
@@ -166,7 +166,7 @@ function describeOutage(ctx: TestContext) {
       return t.skip('PostgreSQL only (needs a network to cut)');
     const url = new URL(ctx.database.config.url);
     url.host = `127.0.0.1:${proxy.port()}`;
-    handle = openDatabase({ kind: 'postgres', url: url.toString() });
+    handle = await openDatabase({ kind: 'postgres', url: url.toString() });
     const { lines, log } = capturingLogger();
     worker = startWorker({ db: handle.db, config: ctx.config, log });
     await sleep(200);

@@ -52,7 +52,7 @@ export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
     const { join } = await import('node:path');
     const dir = mkdtempSync(join(tmpdir(), 'folio-test-'));
     const config = { kind: 'sqlite' as const, file: join(dir, 'test.sqlite') };
-    const handle = openDatabase(config);
+    const handle = await openDatabase(config);
     await migrateToLatest(handle.db);
     return {
       handle,
@@ -71,7 +71,7 @@ export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
     c.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`),
   );
   const config = { kind: 'postgres' as const, url: databaseUrl(name) };
-  const handle = openDatabase(config);
+  const handle = await openDatabase(config);
   if (!template) await migrateToLatest(handle.db);
   return {
     handle,

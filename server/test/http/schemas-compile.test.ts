@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import Fastify from 'fastify';
+import { createLazySchemas } from '../../src/http/lazy-schemas.js';
+import { installValidation } from '../../src/http/validation.js';
 import { describeEachDb } from '../helpers/app.js';
 import { call } from '../helpers/factories.js';
 
@@ -12,7 +15,16 @@ describeEachDb('route schemas', (ctx) => {
     assert.equal((bad.body as { error: { code: string } }).error.code, 'validation_failed');
   });
 
-  it('every route schema compiles', () => {
+  it('every route schema compiles and passes the meta-schema check', () => {
     assert.doesNotThrow(() => ctx.app.compileAllSchemas());
   });
+});
+
+it('a schema the JSON Schema meta-schema refuses fails the check, naming its route', async () => {
+  const app = Fastify();
+  const validation = installValidation(app, createLazySchemas());
+  app.post('/bad', { schema: { body: { type: 'object', minProperties: 'two' } } }, async () => 'ok');
+  await app.ready();
+  assert.throws(() => validation.checkSchemas(), /POST \/bad body: .*minProperties/);
+  await app.close();
 });

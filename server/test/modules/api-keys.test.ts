@@ -255,7 +255,7 @@ describeEachDb('secret API keys', (ctx) => {
       await createKey(ada.token, { name: 'Temp', scope: 'selected', projectIds: [p1], access: 'read' })
     ).body.data;
     // A second app instance on the same database, as another server behind the load balancer.
-    const database = openDatabase(ctx.database.config);
+    const database = await openDatabase(ctx.database.config);
     const other = await buildApp({ config: ctx.config, database });
     try {
       const viaOther = () => call(other, { method: 'GET', url: '/v1/objects', headers: bearer(created.key) });

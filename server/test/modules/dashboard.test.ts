@@ -101,7 +101,7 @@ describeEachDb(
 it('without a build, /admin answers a 404 page that says how to build it (the server still starts)', async () => {
   const missing = join(tmpdir(), `folio-no-dashboard-${process.pid}`);
   const config = testConfig({ CMS_DASHBOARD_DIR: missing });
-  const database = openDatabase({ kind: 'sqlite', file: ':memory:' });
+  const database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
   const app = await buildApp({ config, database });
   try {
     for (const url of ['/admin', '/admin/p/prj_1/pages']) {

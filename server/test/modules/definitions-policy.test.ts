@@ -284,10 +284,10 @@ describeEachDb(
   'definitions sync limit',
   (ctx) => {
     let second: FastifyInstance;
-    let secondDb: ReturnType<typeof openDatabase>;
+    let secondDb: Awaited<ReturnType<typeof openDatabase>>;
     before(async () => {
       // A second instance on the same database: the limit is one count for both.
-      secondDb = openDatabase(ctx.database.config);
+      secondDb = await openDatabase(ctx.database.config);
       second = await buildApp({ config: ctx.config, database: secondDb });
       await second.ready();
     });

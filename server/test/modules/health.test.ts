@@ -118,12 +118,12 @@ describeEachDb('health', (ctx) => {
 async function unusableDatabase(kind: string): Promise<{ database: DatabaseHandle; cleanUp(): void }> {
   if (kind === 'postgres') {
     return {
-      database: openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/nowhere' }),
+      database: await openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/nowhere' }),
       cleanUp: () => {},
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'folio-ready-'));
-  const database = openDatabase({ kind: 'sqlite', file: join(dir, 'gone.sqlite') });
+  const database = await openDatabase({ kind: 'sqlite', file: join(dir, 'gone.sqlite') });
   await migrateToLatest(database.db);
   return { database, cleanUp: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -151,7 +151,7 @@ describeEachDb('readiness without a database', (ctx) => {
 
 it('health answers 503 when the database cannot be reached', async () => {
   const config = testConfig();
-  const database = openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/nowhere' });
+  const database = await openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/nowhere' });
   const app = await buildApp({ config, database });
   try {
     const res = await call(app, { method: 'GET', url: '/health' });

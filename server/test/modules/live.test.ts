@@ -258,7 +258,7 @@ describeEachDb(
 
     it('a publish through instance A reaches a stream on instance B within a second', async (t) => {
       if (ctx.kind !== 'postgres') return t.skip('SQLite runs one instance per file');
-      handleB = openDatabase(ctx.database.config);
+      handleB = await openDatabase(ctx.database.config);
       b = await buildApp({ config: ctx.config, database: handleB });
       const baseB = await b.listen({ port: 0, host: '127.0.0.1' });
       const { site, id } = await publishedSite('before');

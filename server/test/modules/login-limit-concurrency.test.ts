@@ -62,7 +62,7 @@ function describe2Instances(ctx: Parameters<Parameters<typeof describeEachDb>[1]
   let handleB: DatabaseHandle | undefined;
   before(async () => {
     if (ctx.kind !== 'postgres') return;
-    handleB = openDatabase(ctx.database.config);
+    handleB = await openDatabase(ctx.database.config);
     b = await buildApp({ config: ctx.config, database: handleB });
     await b.ready();
   });

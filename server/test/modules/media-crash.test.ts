@@ -41,7 +41,7 @@ describeEachDb('media: crash-safe deletion and variant cap', (ctx) => {
     assert.equal((await ctx.app.inject({ method: 'GET', url: path })).statusCode, 200, 'orphan still served');
 
     // The restart: a new app on the same database and data directory.
-    const handle = openDatabase(ctx.database.config);
+    const handle = await openDatabase(ctx.database.config);
     const restarted = await buildApp({ config: ctx.config, database: handle });
     try {
       assert.equal((await restarted.inject({ method: 'GET', url: path })).statusCode, 404);

@@ -75,7 +75,7 @@ describeEachDb(
     let metrics: Metrics;
     let base = '';
     before(async () => {
-      handle = openDatabase(ctx.database.config);
+      handle = await openDatabase(ctx.database.config);
       metrics = createMetrics();
       app = await buildApp({ config: ctx.config, database: handle, metrics });
       base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -252,8 +252,8 @@ describeEachDb('metrics without a database', (ctx) => {
     // PostgreSQL on a port nothing listens on; SQLite: a migrated file whose connection is closed.
     const database =
       ctx.kind === 'postgres'
-        ? openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/nowhere' })
-        : openDatabase({ kind: 'sqlite', file: join(ctx.config.dataDir, 'closed.sqlite') });
+        ? await openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/nowhere' })
+        : await openDatabase({ kind: 'sqlite', file: join(ctx.config.dataDir, 'closed.sqlite') });
     if (ctx.kind === 'sqlite') await migrateToLatest(database.db);
     const app = await buildApp({ config: ctx.config, database });
     try {

@@ -33,7 +33,7 @@ describeEachDb('two instances on one database', (ctx) => {
 
   before(async () => {
     if (!postgres()) return;
-    handleB = openDatabase(ctx.database.config);
+    handleB = await openDatabase(ctx.database.config);
     b = await buildApp({ config: ctx.config, database: handleB });
     await b.ready();
   });

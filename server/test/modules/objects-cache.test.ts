@@ -12,7 +12,7 @@ describeEachDb('objects published view cache', (ctx) => {
   let handleB: DatabaseHandle | undefined;
   before(async () => {
     if (ctx.kind !== 'postgres') return;
-    handleB = openDatabase(ctx.database.config);
+    handleB = await openDatabase(ctx.database.config);
     b = await buildApp({ config: ctx.config, database: handleB });
     await b.ready();
   });

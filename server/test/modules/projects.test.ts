@@ -319,7 +319,7 @@ describeEachDb(
     let second: FastifyInstance;
     let secondDb: DatabaseHandle;
     before(async () => {
-      secondDb = openDatabase(ctx.database.config);
+      secondDb = await openDatabase(ctx.database.config);
       second = await buildApp({ config: ctx.config, database: secondDb });
       await second.ready();
     });

@@ -65,7 +65,7 @@ async function ping(app: FastifyInstance, token: string, webhookId: string, rece
 
 /** Another instance of the server on the same database: building it and `ready()` is a start. */
 async function startInstance(ctx: TestContext, extraEnv: Record<string, string>) {
-  const database = openDatabase(ctx.database.config);
+  const database = await openDatabase(ctx.database.config);
   const app = await buildApp({
     config: testConfig({ ...env, CMS_DATA_DIR: ctx.config.dataDir, ...extraEnv }),
     database,

@@ -25,7 +25,7 @@ describeEachDb('session revocation on the write path', (ctx) => {
       b = ctx.app;
       return;
     }
-    handleB = openDatabase(ctx.database.config);
+    handleB = await openDatabase(ctx.database.config);
     b = await buildApp({ config: ctx.config, database: handleB });
     await b.ready();
   });

@@ -193,7 +193,7 @@ function describeTwoInstances(ctx: TestContext) {
   it('two instances on one database send each message once', async () => {
     const { project, admin } = await newProject(ctx.app);
     const receiver = await startReceiver((_req, res) => setTimeout(() => res.end('ok'), 2));
-    const other = openDatabase(ctx.database.config);
+    const other = await openDatabase(ctx.database.config);
     const config = { ...ctx.config, workerPollMs: 10, workerBatchSize: 20 };
     const workers = [
       startTestWorker({ db: ctx.db, config, log: quietLog }),

@@ -32,7 +32,7 @@ export async function runTests(dir: string, filter: string[]): Promise<number> {
       process.stdout.write('0 passed, 1 failed\n');
       return 1;
     }
-    const handle = openDatabase({ kind: 'postgres', url: databaseUrl(template) });
+    const handle = await openDatabase({ kind: 'postgres', url: databaseUrl(template) });
     await migrateToLatest(handle.db);
     await handle.close();
     process.env.FOLIO_TEST_PG_TEMPLATE = template;

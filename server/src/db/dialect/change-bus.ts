@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseConfig } from '../../config.js';
+import { loadPg } from '../pg-driver.js';
 
 /**
  * Cross-instance cache invalidation. Folio keeps hot read results in memory (serialized pages, the
@@ -140,7 +141,9 @@ export function createPgChangeBus(options: PgChangeBusOptions): ChangeBus {
 
   async function connect(): Promise<void> {
     if (closed) return;
-    const c = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
+    const { Client } = await loadPg();
+    if (closed) return;
+    const c = new Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
     c.on('error', (err) => {
       options.onError?.(err);
       lost(c);

@@ -357,7 +357,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
 
   return {
     publishedPage: pages.page,
-    peekPageEtag: pages.peekEtag,
+    peekPage: pages.peek,
     cacheCounts: pages.cacheCounts,
 
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {

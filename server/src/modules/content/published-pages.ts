@@ -56,9 +56,9 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
 
   return {
     page,
-    /** The cached page's ETag, without querying (the revalidation fast path); undefined when not cached. */
-    peekEtag: (projectId: string, pageId: string): string | undefined =>
-      cache.get(pageKey(projectId, pageId))?.etag,
+    /** The cached page, without querying (src/http/fast-reads.ts); undefined when not cached. */
+    peek: (projectId: string, pageId: string): PublishedPage | undefined =>
+      cache.get(pageKey(projectId, pageId)),
     /** Hits and misses, for /metrics. */
     cacheCounts: () => ({ pages: cache.counts }),
   };

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * The editor's dashboard (the `dashboard/` workspace, built by Vite) at /admin: static files only, no
@@ -57,12 +56,30 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
+type Send = typeof import('@fastify/send').default;
+let loadingSend: Promise<Send> | undefined;
+
+/**
+ * Sends a file under `dir` that exists (the routes check): ranges, ETag, Last-Modified and 304 by
+ * @fastify/send, which @fastify/static is built on. Loaded on the first /admin request (issue 13 #2):
+ * with @fastify/static registered at start, it and its glob and mime tables were 15 ms of every
+ * start, for pages a server behind a site's build may never show. Caching is set per file below.
+ */
+async function sendFile(request: FastifyRequest, reply: FastifyReply, dir: string, path: string) {
+  loadingSend ??= import('@fastify/send').then((m) => m.default);
+  const send = await loadingSend;
+  // send URI-decodes the path it is given, so it gets the encoded one.
+  const { statusCode, headers, stream, type } = await send(request.raw, encodeURI(path), {
+    root: dir,
+    cacheControl: false, // set per file by the routes
+  });
+  if (type !== 'file') return reply.callNotFound();
+  return reply.code(statusCode).headers(headers).send(stream);
+}
+
 export const dashboardRoutes =
   (dir: string): FastifyPluginAsync =>
   async (app) => {
-    // serve: false: only reply.sendFile (ranges, ETag, 304), routed below; caching is set here per file.
-    await app.register(fastifyStatic, { root: dir, serve: false, cacheControl: false });
-
     const secure = (reply: FastifyReply) =>
       reply
         .header('content-security-policy', DASHBOARD_CSP)
@@ -70,25 +87,25 @@ export const dashboardRoutes =
         .header('referrer-policy', 'same-origin')
         .header('x-frame-options', 'DENY');
 
-    const index = async (reply: FastifyReply) => {
+    const index = async (request: FastifyRequest, reply: FastifyReply) => {
       secure(reply).header('cache-control', 'no-cache');
       if (!(await isFile(resolve(dir, 'index.html')))) {
         return reply.code(404).type('text/html; charset=utf-8').send(NOT_BUILT(dir));
       }
-      return reply.sendFile('index.html');
+      return sendFile(request, reply, dir, 'index.html');
     };
 
-    app.get('/admin', { schema: { hide: true } }, (_request, reply) => index(reply));
+    app.get('/admin', { schema: { hide: true } }, (request, reply) => index(request, reply));
     app.get<{ Params: { '*': string } }>('/admin/*', { schema: { hide: true } }, async (request, reply) => {
       const path = request.params['*'];
-      if (path === '' || path === 'index.html') return index(reply);
+      if (path === '' || path === 'index.html') return index(request, reply);
       const file = resolve(dir, path);
       if (file.startsWith(dir + sep) && (await isFile(file))) {
         secure(reply).header('cache-control', path.startsWith('assets/') ? IMMUTABLE : 'no-cache');
-        return reply.sendFile(path);
+        return sendFile(request, reply, dir, path);
       }
       // A missing file is a 404, never the app: a stale hashed name must not get HTML as script.
       if (path.startsWith('assets/') || /\.[A-Za-z0-9]+$/.test(path)) return reply.callNotFound();
-      return index(reply);
+      return index(request, reply);
     });
   };

@@ -5,11 +5,11 @@ import { newSite, pageUrl, patchEntry, sync } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
 
 /**
- * The revalidation fast path answers before Fastify, on the real server only (app.inject does not
- * go through it), so these tests talk to a listening server: they prove it answers exactly what the
- * normal route answers, and steps aside whenever it cannot be sure.
+ * The visitor read fast path (src/http/fast-reads.ts) answers before Fastify, on the real server
+ * only (app.inject does not go through it), so these tests talk to a listening server: they prove it
+ * answers exactly what the normal route answers, and steps aside whenever it cannot be sure.
  */
-describeEachDb('revalidation fast path', (ctx) => {
+describeEachDb('visitor read fast path', (ctx) => {
   let base = '';
   before(async () => {
     base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
@@ -54,6 +54,24 @@ describeEachDb('revalidation fast path', (ctx) => {
     }
   });
 
+  it('answers a cached page with the same bytes and headers as the route', async () => {
+    const { site } = await publishedSite('Same bytes');
+    const first = await get(pageUrl('/'), site.key); // loads the page into the cache
+    await first.arrayBuffer();
+    const routed = await ctx.app.inject({ method: 'GET', url: pageUrl('/'), headers: site.key });
+    assert.equal(routed.statusCode, 200);
+    const fast = await get(pageUrl('/'), { ...site.key, 'x-request-id': 'fast-2' });
+    assert.equal(fast.status, 200);
+    assert.equal(fast.headers.get('x-request-id'), 'fast-2');
+    assert.deepEqual(Buffer.from(await fast.arrayBuffer()), routed.rawPayload);
+    const names = (headers: Iterable<string>) =>
+      [...headers].filter((n) => !['x-request-id', 'date', 'connection', 'keep-alive'].includes(n)).sort();
+    assert.deepEqual(names(fast.headers.keys()), names(Object.keys(routed.headers)));
+    for (const name of names(fast.headers.keys())) {
+      assert.equal(fast.headers.get(name), String(routed.headers[name]), name);
+    }
+  });
+
   it('a publish changes the answer at once: the old ETag gets the new page', async () => {
     const { site, entryId } = await publishedSite('Before');
     const first = await get(pageUrl('/'), site.key);
@@ -65,6 +83,8 @@ describeEachDb('revalidation fast path', (ctx) => {
     assert.equal(fresh.status, 200);
     const body = (await fresh.json()) as { data: { fields: { title: string } }[] };
     assert.equal(body.data[0]?.fields.title, 'After');
+    const plain = (await (await get(pageUrl('/'), site.key)).json()) as typeof body;
+    assert.equal(plain.data[0]?.fields.title, 'After', 'the cached 200 too');
   });
 
   it('a rotated key is refused, not revalidated', async () => {

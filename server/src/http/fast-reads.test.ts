@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { cachedJson } from '../shared/cached-json.js';
+import { createFastReads } from './fast-reads.js';
+import type { AccessLine } from './logging.js';
+
+/**
+ * The fast path's decisions, over a real local server whose fallback answers 599: what it answers,
+ * and every case where it must leave the request to the normal route. test/modules/fast-reads.test.ts
+ * compares its answers with the route's on the real app.
+ */
+describe('fast reads', () => {
+  const page = cachedJson(Buffer.from('{"data":[{"id":"ent_1"}],"error":null}'));
+  const lines: AccessLine[] = [];
+  const answered: string[] = [];
+  const fastReads = createFastReads(
+    {
+      projectIdOfKey: (key) => (key === 'cms_pk_good' ? 'prj_1' : undefined),
+      page: (projectId, pageId) => (projectId === 'prj_1' && pageId === '/about' ? page : undefined),
+      snapshotEtag: (projectId) => (projectId === 'prj_1' ? '"sha256:abc"' : undefined),
+    },
+    { write: (line) => lines.push(line), flush: () => {} },
+    (kind, status) => answered.push(`${kind} ${status}`),
+  );
+  let server: Server;
+  let port = 0;
+  before(async () => {
+    server = createServer((req, res) => {
+      if (fastReads(req, res)) return;
+      req.resume();
+      res.writeHead(599).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const key = { 'x-cms-key': 'cms_pk_good' };
+  function get(path: string, headers: Record<string, string>, method = 'GET', body?: string) {
+    return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+      (resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', path, method, headers }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      },
+    );
+  }
+
+  it('answers a cached page with its bytes and the route headers, logged and counted', async () => {
+    lines.length = 0;
+    answered.length = 0;
+    const res = await get('/v1/content/%2Fabout', { ...key, 'x-request-id': 'req-1' });
+    assert.equal(res.status, 200);
+    assert.equal(res.body, page.body.toString());
+    assert.equal(res.headers.etag, page.etag);
+    assert.equal(res.headers['cache-control'], 'no-cache');
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(res.headers.vary, 'Origin');
+    assert.equal(res.headers['content-length'], String(page.body.length));
+    assert.equal(res.headers['x-request-id'], 'req-1');
+    assert.deepEqual(answered, ['page 200']);
+    assert.equal(lines.length, 1);
+    assert.deepEqual(
+      { ...lines[0], responseTimeMs: 0 },
+      {
+        reqId: 'req-1',
+        method: 'GET',
+        url: '/v1/content/%2Fabout',
+        statusCode: 200,
+        responseTimeMs: 0,
+      },
+    );
+  });
+
+  it('answers 304 for a page or the snapshot whose ETag the request names', async () => {
+    answered.length = 0;
+    const pageRes = await get('/v1/content/%2Fabout', { ...key, 'if-none-match': page.etag });
+    assert.equal(pageRes.status, 304);
+    assert.equal(pageRes.body, '');
+    const snap = await get('/v1/snapshot', { ...key, 'if-none-match': '"x", "sha256:abc"' });
+    assert.equal(snap.status, 304);
+    assert.equal(snap.headers.etag, '"sha256:abc"');
+    assert.deepEqual(answered, ['page 304', 'snapshot 304']);
+  });
+
+  it('leaves to the route whatever it cannot answer exactly as the route would', async () => {
+    const cases: [string, string, Record<string, string>, string?][] = [
+      ['a snapshot 200 (megabytes, once per build)', '/v1/snapshot', key],
+      ['a snapshot ETag that is not current', '/v1/snapshot', { ...key, 'if-none-match': '"old"' }],
+      ['a page not cached', '/v1/content/%2Fnot-cached', key],
+      ['an unknown or rotated key', '/v1/content/%2Fabout', { 'x-cms-key': 'cms_pk_old' }],
+      ['no key', '/v1/content/%2Fabout', {}],
+      ['a session (drafts)', '/v1/content/%2Fabout', { ...key, authorization: 'Bearer x' }],
+      ['a preview token', '/v1/content/%2Fabout', { ...key, 'x-cms-preview': 'cms_pv_x' }],
+      ['a browser (CORS)', '/v1/content/%2Fabout', { ...key, origin: 'https://example.com' }],
+      ['a project header to check', '/v1/content/%2Fabout', { ...key, 'x-cms-project-id': 'prj_2' }],
+      ['a query string', '/v1/content/%2Fabout?x=1', key],
+      ['a deeper path', '/v1/content/%2Fabout/history', key],
+      ['a malformed escape', '/v1/content/%E0%A4%A', key],
+      ['another route', '/v1/pages', key],
+    ];
+    for (const [why, path, headers] of cases) {
+      assert.equal((await get(path, headers)).status, 599, why);
+    }
+    assert.equal((await get('/v1/content/%2Fabout', key, 'HEAD')).status, 599, 'HEAD');
+    assert.equal((await get('/v1/content/%2Fabout', key, 'POST', '{}')).status, 599, 'POST');
+    assert.equal(
+      (await get('/v1/content/%2Fabout', { ...key, 'content-length': '4' }, 'GET', 'body')).status,
+      599,
+      'a GET with a body',
+    );
+  });
+
+  it('steps aside once the app closes', async () => {
+    assert.equal((await get('/v1/content/%2Fabout', key)).status, 200);
+    fastReads.close();
+    assert.equal((await get('/v1/content/%2Fabout', key)).status, 599);
+  });
+});
