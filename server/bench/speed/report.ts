@@ -28,6 +28,8 @@ export interface Figures {
   pageBytes: number;
   loadAverage: { start: number[]; end: number[] };
   systems: Record<string, Summary>;
+  /** bare node:http's page read driven by each load generator (why wrk: bench/lib/wrk.ts). */
+  clientCeiling: { autocannonRequestsPerSec: number; wrkRequestsPerSec: number };
 }
 
 function median(values: number[]): number {
@@ -90,7 +92,9 @@ export function markdown(f: Figures): string {
   return [
     '# Speed bench (issue 13)',
     '',
-    `${f.at}. ${f.machine.cpus} CPUs (${f.machine.model}), Node ${f.machine.node}. Each system ran as ${f.rounds} fresh processes, one at a time (servers on CPU 1, autocannon on CPU 0; baselines and Folio alternating, the order reversed every round); medians. Visitor page: GET /v1/content/%2F with the publishable key, ${f.pageBytes} bytes (20 entries; 200 pages × 20 entries in the project), autocannon ${f.connections} connections for ${f.durationSeconds} s after a 1 s warm-up. Cold start: spawn to the first 200 of that page (wall time, and the CPU time the process used for it, which other load hardly moves). CPU µs/req: the server's user + system time per request answered, in brackets against bare node:http. Idle RSS: after start, the warm-up and 1 s idle. Snapshot 304: GET /v1/snapshot with If-None-Match (the baselines answer their 304 with the same headers). Folio runs from dist/ at its defaults (worker in process) with its log written to a file.`,
+    `${f.at}. ${f.machine.cpus} CPUs (${f.machine.model}), Node ${f.machine.node}. Each system ran as ${f.rounds} fresh processes, one at a time (servers on CPU 1, wrk on CPU 0; baselines and Folio alternating, the order reversed every round); medians. Visitor page: GET /v1/content/%2F with the publishable key, ${f.pageBytes} bytes (20 entries; 200 pages × 20 entries in the project), wrk (one thread) with ${f.connections} connections for ${f.durationSeconds} s after a 1 s warm-up. Cold start: spawn to the first 200 of that page (wall time, and the CPU time the process used for it, which other load hardly moves). CPU µs/req: the server's user + system time per request answered, in brackets against bare node:http. Idle RSS: after start, the warm-up and 1 s idle. Snapshot 304: GET /v1/snapshot with If-None-Match (the baselines answer their 304 with the same headers). Folio runs from dist/ at its defaults (worker in process) with its log written to a file.`,
+    '',
+    `Load generator: wrk, not autocannon, which is a Node program and on its one core asks more slowly than a bare server answers. In this run bare node:http's page read was ${f.clientCeiling.autocannonRequestsPerSec} req/s driven by autocannon and ${f.clientCeiling.wrkRequestsPerSec} req/s driven by wrk (bench/lib/wrk.ts).`,
     '',
     `Load average (1, 5, 15 min) at the start ${f.loadAverage.start.join(', ')}, at the end ${f.loadAverage.end.join(', ')}: other helpers and CI share this two-core machine.`,
     '',
