@@ -29,31 +29,40 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** How long the screen must stay without a transition before axe looks at it. */
+const SETTLED_MS = 400;
+let calls = 0;
+
 /** No serious or critical accessibility violation on the screen as it is now. */
 export async function expectAccessible(page: Page) {
   // A notification fading in or out is part-transparent, and axe then measures its text's contrast
-  // against the blend: wait until every notification is fully shown (or gone), then check it as it is.
+  // against the blend; likewise a dialog opening or closing (a Done click just before). Wait until
+  // every notification is fully shown (or gone) and no finite CSS transition or animation runs (a
+  // spinner's endless one is no blend), and until that has held for SETTLED_MS: a notification that
+  // mounts just after a first look (an answer arriving) would otherwise fade in during the analysis.
   await page.waitForFunction(
-    () =>
-      [...document.querySelectorAll('.mantine-Notification-root')].every((node) => {
+    ({ settledMs, call }) => {
+      const opaque = [...document.querySelectorAll('.mantine-Notification-root')].every((node) => {
         for (let el: Element | null = node; el; el = el.parentElement) {
           if (getComputedStyle(el).opacity !== '1') return false;
         }
         return true;
-      }),
-    undefined,
-    { timeout: 10_000 },
-  );
-  // Likewise a dialog opening or closing (a Done click just before): wait until no finite CSS transition
-  // or animation is running (a spinner's endless one is no blend), so axe sees final colours.
-  await page.waitForFunction(
-    () =>
-      document
+      });
+      const still = document
         .getAnimations()
         .every(
           (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-        ),
-    undefined,
+        );
+      // Per call: a time kept from an earlier call saw nothing of what happened since.
+      const w = window as unknown as { __folioSettled?: { call: number; since: number } };
+      if (!opaque || !still) {
+        w.__folioSettled = undefined;
+        return false;
+      }
+      if (w.__folioSettled?.call !== call) w.__folioSettled = { call, since: performance.now() };
+      return performance.now() - w.__folioSettled.since >= settledMs;
+    },
+    { settledMs: SETTLED_MS, call: ++calls },
     { timeout: 10_000 },
   );
   const results = await new AxeBuilder({ page }).analyze();
