@@ -66,7 +66,29 @@ export function installErrorHandling(
   });
 }
 
+/**
+ * Headers a route set for the body it meant to send: a media file's type, length, range and ETag. A
+ * failure after they were set (the store's GET failing before the first byte) answers the envelope
+ * instead, which they do not describe; left in place, `image/png` made Fastify refuse to serialize the
+ * envelope and answer its own 500.
+ */
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'content-encoding',
+  'content-disposition',
+  'accept-ranges',
+  'etag',
+  'last-modified',
+];
+
 function send(reply: FastifyReply, status: number, code: ErrorCode, message: string, details?: unknown) {
+  for (const name of BODY_HEADERS) reply.removeHeader(name);
+  // Caching meant for the body (a media file's year of `immutable`) must not keep an error.
+  const caching = reply.getHeader('cache-control');
+  if (caching !== undefined && !String(caching).includes('no-store'))
+    reply.header('cache-control', 'no-store');
   const error = details === undefined ? { code, message } : { code, message, details };
   return reply.code(status).send({ data: null, error });
 }

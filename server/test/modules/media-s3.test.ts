@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
+import { createServer as createHttpServer, get as httpGet, request as httpRequest } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,6 +221,65 @@ describeEachDb(
       }
     });
 
+    it("a GET the store fails after its HEAD answers the envelope, without the file's headers", async () => {
+      // In front of the bucket: HEADs pass; an object's GET answers `status` (as when it changed or
+      // the store faltered between the HEAD and the GET, before the first byte reached the client).
+      let status = 503;
+      const proxy = createHttpServer((req, res) => {
+        if (req.method === 'GET' && req.url?.includes('/originals/')) {
+          req.resume();
+          res.writeHead(status, { 'content-type': 'application/xml' });
+          res.end(
+            `<?xml version="1.0"?><Error><Code>${status === 503 ? 'SlowDown' : 'PreconditionFailed'}</Code></Error>`,
+          );
+          return;
+        }
+        const target = new URL(s3.env.CMS_S3_ENDPOINT as string);
+        const forward = httpRequest(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        req.pipe(forward);
+      }).listen(0, '127.0.0.1');
+      await once(proxy, 'listening');
+      const { port } = proxy.address() as AddressInfo;
+      const dataDir = mkdtempSync(join(tmpdir(), 'folio-data-'));
+      const faltering = await buildApp({
+        config: testConfig({ ...s3.env, CMS_S3_ENDPOINT: `http://127.0.0.1:${port}`, CMS_DATA_DIR: dataDir }),
+        database: ctx.database.handle,
+      });
+      try {
+        for (const [store, answer, code] of [
+          [503, 503, 'unavailable'],
+          [412, 500, 'internal_error'],
+        ] as const) {
+          status = store;
+          const res = await faltering.inject({ method: 'GET', url: path });
+          assert.equal(res.statusCode, answer, res.body);
+          assert.match(String(res.headers['content-type']), /^application\/json/);
+          assert.equal(res.json().error.code, code);
+          assert.equal(res.headers['content-length'], String(res.rawPayload.length));
+          for (const name of ['etag', 'content-disposition', 'accept-ranges']) {
+            assert.equal(res.headers[name], undefined, name);
+          }
+          assert.equal(res.headers['cache-control'], 'no-store', 'an error is never cached as the file');
+        }
+      } finally {
+        await faltering.close();
+        await new Promise((r) => proxy.close(r));
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+
     it('a delete removes the original and its variants from the bucket; both URLs answer 404', async () => {
       const variant = `${path}?w=32&format=webp`;
       assert.equal((await ctx.app.inject({ method: 'GET', url: variant })).statusCode, 200);
@@ -265,7 +324,7 @@ describeEachDb(
         'orphan still served',
       );
 
-      const handle = openDatabase(ctx.database.config);
+      const handle = await openDatabase(ctx.database.config);
       const restarted = await buildApp({ config: ctx.config, database: handle });
       try {
         await restarted.ready();
@@ -298,7 +357,7 @@ describeEachDb(
     before(async () => {
       if (!postgres()) return;
       dirB = mkdtempSync(join(tmpdir(), 'folio-data-b-'));
-      handleB = openDatabase(ctx.database.config);
+      handleB = await openDatabase(ctx.database.config);
       b = await buildApp({
         config: testConfig({ ...s3.env, CMS_DATA_DIR: dirB, PORT: '3102' }),
         database: handleB,
@@ -345,7 +404,7 @@ describeEachDb(
       assert.deepEqual(await listed(b, site), expected);
 
       // CMS_PUBLIC_URL (the same on every instance) is the base wherever it is set.
-      const handleC = openDatabase(ctx.database.config);
+      const handleC = await openDatabase(ctx.database.config);
       const c = await buildApp({
         config: testConfig({ ...s3.env, PORT: '3103', CMS_PUBLIC_URL: PUBLIC_URL }),
         database: handleC,

@@ -89,12 +89,14 @@ export function createS3Storage(
     try {
       return await call();
     } catch (err) {
-      if (isUnavailable(err)) {
-        onUnavailable(err);
-        throw unavailable(2, 'The media storage is briefly unavailable. Try again.');
-      }
-      throw err;
+      throw asUnavailable(err);
     }
+  }
+
+  function asUnavailable(err: unknown): unknown {
+    if (!isUnavailable(err)) return err;
+    onUnavailable(err);
+    return unavailable(2, 'The media storage is briefly unavailable. Try again.');
   }
 
   async function head(key: string) {
@@ -140,7 +142,8 @@ export function createS3Storage(
         }
         await pipeline(res.Body as Readable, out);
       })
-      .catch((err: unknown) => out.destroy(err as Error));
+      // Before the first byte the route answers this error (a store down is a 503, as for a HEAD).
+      .catch((err: unknown) => out.destroy(asUnavailable(err) as Error));
     return out;
   }
 
