@@ -8,7 +8,10 @@ import { EncryptionKey } from './shared/secret-box.js';
  * The environment, parsed once at start into a frozen object (contract §5). Nothing else reads
  * `process.env`; tests build a Config by hand through `loadConfig({...})`.
  */
-export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  /** `preparedStatements`: name hot statements (src/db/pg-prepared.ts); default true. */
+  | { kind: 'postgres'; url: string; preparedStatements?: boolean };
 
 /**
  * Where media bytes live (CMS_STORAGE). `local`: files under CMS_DATA_DIR/media. `s3`: one bucket of an
@@ -123,7 +126,9 @@ export function loadConfig(env: Env = process.env): Config {
   let database: DatabaseConfig = { kind: 'sqlite', file: resolve(dataDir, 'cms.sqlite') };
   const url = env.DATABASE_URL;
   if (url) {
-    if (/^postgres(ql)?:\/\//.test(url)) database = { kind: 'postgres', url };
+    if (/^postgres(ql)?:\/\//.test(url)) {
+      database = { kind: 'postgres', url, preparedStatements: bool('CMS_PG_PREPARED_STATEMENTS', true) };
+    }
     else if (url.startsWith('sqlite:')) {
       const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
       database = { kind: 'sqlite', file: file === ':memory:' ? file : resolve(file) };

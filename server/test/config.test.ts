@@ -47,7 +47,17 @@ describe('config', () => {
 
   it('postgres:// selects PostgreSQL', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/folio' });
-    assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u@db:5432/folio' });
+    assert.deepEqual(config.database, {
+      kind: 'postgres',
+      url: 'postgres://u@db:5432/folio',
+      preparedStatements: true,
+    });
+    const unprepared = loadConfig({ DATABASE_URL: 'postgres://db/f', CMS_PG_PREPARED_STATEMENTS: 'false' });
+    assert.equal(unprepared.database.kind === 'postgres' && unprepared.database.preparedStatements, false);
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'postgres://db/f', CMS_PG_PREPARED_STATEMENTS: 'sometimes' }),
+      /CMS_PG_PREPARED_STATEMENTS must be true or false/,
+    );
   });
 
   it('a bad start lists every bad variable in one message', () => {

@@ -120,3 +120,22 @@ export function cpuMicros(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
   return (ticks / CLOCK_TICKS) * 1e6;
 }
+
+/**
+ * CPU time so far of every PostgreSQL server process on this machine (backends, walwriter,
+ * autovacuum: `pgrep -x postgres`), in microseconds. A process that ends between the listing and the
+ * read counts as zero. Compare two readings around a load, with nothing else using the server.
+ */
+export function postgresCpuMicros(): number {
+  const listed = spawnSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' });
+  if (listed.error) throw new Error('pgrep is missing (Debian: apt-get install -y procps)');
+  let total = 0;
+  for (const pid of listed.stdout.split('\n').filter(Boolean)) {
+    try {
+      total += cpuMicros(Number(pid));
+    } catch {
+      // gone since the listing
+    }
+  }
+  return total;
+}

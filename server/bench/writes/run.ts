@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { seedEditorsPage } from '../lib/editors.js';
-import { cpuMicros, pinLoadGenerator, root, startFolio } from '../lib/processes.js';
+import { cpuMicros, pinLoadGenerator, postgresCpuMicros, root, startFolio } from '../lib/processes.js';
 import { type DirectusServer, startDirectus } from './directus.js';
 import { countStatements } from './statements.js';
 
@@ -44,6 +44,8 @@ interface Figures {
   p50Ms: number;
   p99Ms: number;
   cpuMicrosPerWrite: number;
+  /** PostgreSQL's CPU per write (every postgres process); null on SQLite, where it is the server's. */
+  dbCpuMicrosPerWrite: number | null;
   errors: number;
 }
 
@@ -56,10 +58,12 @@ async function load(
   paths: string[],
   body: (n: number) => unknown,
   pid: number,
+  postgres: boolean,
 ) {
   let clients = 0;
   let sent = 0;
   const cpu0 = cpuMicros(pid);
+  const db0 = postgres ? postgresCpuMicros() : 0;
   const r: any = await autocannon({
     url: base,
     connections: EDITORS,
@@ -83,6 +87,7 @@ async function load(
     p50Ms: r.latency.p50,
     p99Ms: r.latency.p99,
     cpuMicrosPerWrite: Math.round((cpuMicros(pid) - cpu0) / Math.max(1, total)),
+    dbCpuMicrosPerWrite: postgres ? Math.round((postgresCpuMicros() - db0) / Math.max(1, total)) : null,
     errors: r.errors + r.timeouts + r.non2xx,
   };
 }
@@ -113,7 +118,7 @@ async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures
     const out: Figures[] = [];
     for (const scenario of ['ten', 'one'] as const) {
       const paths = (scenario === 'ten' ? ids : [ids[0]!]).map((id) => `/v1/content/${id}`);
-      const f = await load(server.url, headers, paths, body, server.child.pid!);
+      const f = await load(server.url, headers, paths, body, server.child.pid!, db === 'postgres');
       out.push({ system: `folio-${db}`, scenario, ...f });
     }
     return out;
@@ -132,7 +137,7 @@ async function runDirectus(directus: DirectusServer): Promise<Figures[]> {
   for (const scenario of ['ten', 'one'] as const) {
     const ids = scenario === 'ten' ? directus.ids : [directus.ids[0]!];
     const paths = ids.map((id) => `/items/${directus.collection}/${id}`);
-    const f = await load(directus.url, directus.headers, paths, body, directus.pid);
+    const f = await load(directus.url, directus.headers, paths, body, directus.pid, true);
     out.push({ system: 'directus', scenario, ...f });
   }
   return out;
@@ -150,6 +155,8 @@ function summarise(rounds: Figures[]) {
       p50Ms: median(mine.map((r) => r.p50Ms)),
       p99Ms: median(mine.map((r) => r.p99Ms)),
       cpuMicrosPerWrite: median(mine.map((r) => r.cpuMicrosPerWrite)),
+      dbCpuMicrosPerWrite:
+        first.dbCpuMicrosPerWrite === null ? null : median(mine.map((r) => r.dbCpuMicrosPerWrite ?? 0)),
       errors: mine.reduce((a, r) => a + r.errors, 0),
     };
   });
@@ -212,7 +219,7 @@ async function main() {
   const label: Record<Scenario, string> = { ten: '10 editors × 10 entries', one: '10 editors × 1 entry' };
   const rows = summary.map(
     (s) =>
-      `| ${s.system} | ${label[s.scenario]} | ${s.requestsPerSec} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuMicrosPerWrite} | ${s.errors} |`,
+      `| ${s.system} | ${label[s.scenario]} | ${s.requestsPerSec} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuMicrosPerWrite} | ${s.dbCpuMicrosPerWrite ?? '(in the server)'} | ${s.errors} |`,
   );
   const targetRows = targets.map(
     (t) =>
@@ -228,8 +235,8 @@ Baseline: ${meta.baseline}.
 
 Folio: \`PATCH /v1/content/:id\` \`{ fields, status: "published" }\` with a session token (save and publish: entry, history, outbox event, activity). Directus: \`PATCH /items/<collection>/<id>\` with a static admin token.
 
-| system | scenario | req/s | p50 ms | p99 ms | server CPU µs per write | errors |
-|---|---|---:|---:|---:|---:|---:|
+| system | scenario | req/s | p50 ms | p99 ms | server CPU µs per write | PostgreSQL CPU µs per write | errors |
+|---|---|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
 ## Targets (issue 13): Folio PostgreSQL against Directus

@@ -5,6 +5,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'ky
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './database.js';
 import { loadPg } from './pg-driver.js';
+import { usePreparedStatements } from './pg-prepared.js';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -43,6 +44,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     // the pool discards the broken client when it is released.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
+    if (config.preparedStatements !== false) usePreparedStatements(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     return {
       db,

@@ -1,3 +1,5 @@
+import { isStalePlan } from '../pg-prepared.js';
+
 /**
  * Whether an error means "the database could not be reached for this request" rather than "the
  * request or our code is wrong": the one list both dialects' connection-level failures are read
@@ -33,6 +35,9 @@ const PG_MESSAGES = [
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 3; e = (e as Error).cause, depth++) {
+    // A prepared statement that a newer instance's migration made stale, inside a transaction: the
+    // connection has prepared afresh, so the client's retry succeeds (src/db/pg-prepared.ts).
+    if (isStalePlan(e)) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (PG_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || NET_CODES.has(code)) return true;
