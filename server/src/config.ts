@@ -128,8 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (url) {
     if (/^postgres(ql)?:\/\//.test(url)) {
       database = { kind: 'postgres', url, preparedStatements: bool('CMS_PG_PREPARED_STATEMENTS', true) };
-    }
-    else if (url.startsWith('sqlite:')) {
+    } else if (url.startsWith('sqlite:')) {
       const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
       database = { kind: 'sqlite', file: file === ':memory:' ? file : resolve(file) };
     } else problems.push('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
