@@ -69,6 +69,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { sealStoredSecrets } from './secrets-at-rest.js';
+import { unavailable } from './shared/errors.js';
 import { createHookClient } from './shared/hook-http.js';
 import { SecretBoxError } from './shared/secret-box.js';
 import { openSecretBox } from './shared/secret-keys.js';
@@ -142,15 +143,26 @@ export async function buildApp({
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: requestId,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has none of the envelope, request id or Retry-After: the
+    // onRequest hook below answers instead.
+    return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // A request that reaches a closing app (on a connection busy when closing began: new ones are
+  // refused) is told to go elsewhere, and its connection is closed after the answer.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done();
+    if (!closing) return done();
+    reply.header('connection', 'close');
+    done(unavailable(1, 'This server is shutting down. Try again.'));
   });
   const accessLog = installAccessLog(app, logging);
   // Before any route is registered: each route gets its own recording hook (src/http/request-metrics.ts).
