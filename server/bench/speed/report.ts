@@ -11,13 +11,15 @@ export interface Sample {
   coldStartMs: number;
   /** The server's CPU time (user + system) from spawn to the first 200. */
   coldStartCpuMs: number;
-  idleRssMb: number;
+  /** Resident memory 1 s after the warm-up. */
+  rssAfterLoadMb: number;
   page: Throughput;
   snapshot304: Throughput;
   loadAverage: number[];
 }
 
-type Summary = Omit<Sample, 'loadAverage'>;
+/** Medians; idleRssMb from the idle phase (bench/speed/run.ts, idleRss). */
+type Summary = Omit<Sample, 'loadAverage'> & { idleRssMb: number };
 
 export interface Figures {
   at: string;
@@ -28,6 +30,8 @@ export interface Figures {
   pageBytes: number;
   loadAverage: { start: number[]; end: number[] };
   systems: Record<string, Summary>;
+  /** How long each process sat without a request before its idle RSS was read. */
+  idleSeconds: number;
   /** bare node:http's page read driven by each load generator (why wrk: bench/lib/wrk.ts). */
   clientCeiling: { autocannonRequestsPerSec: number; wrkRequestsPerSec: number };
 }
@@ -46,13 +50,17 @@ const throughput = (list: Throughput[]): Throughput => ({
   cpuMicrosPerRequest: median(list.map((t) => t.cpuMicrosPerRequest)),
 });
 
-export function summarise(samples: Map<string, Sample[]>): Record<string, Summary> {
+export function summarise(
+  samples: Map<string, Sample[]>,
+  idle: Map<string, number[]>,
+): Record<string, Summary> {
   const out: Record<string, Summary> = {};
   for (const [name, list] of samples) {
     out[name] = {
       coldStartMs: median(list.map((s) => s.coldStartMs)),
       coldStartCpuMs: median(list.map((s) => s.coldStartCpuMs)),
-      idleRssMb: median(list.map((s) => s.idleRssMb)),
+      rssAfterLoadMb: median(list.map((s) => s.rssAfterLoadMb)),
+      idleRssMb: median(idle.get(name) ?? [0]),
       page: throughput(list.map((s) => s.page)),
       snapshot304: throughput(list.map((s) => s.snapshot304)),
     };
@@ -68,12 +76,19 @@ const met = (ok: boolean) => (ok ? 'met' : '**not met**');
 export function markdown(f: Figures): string {
   const s = f.systems;
   const none = { requestsPerSec: 0, latencyP99Ms: 0, cpuMicrosPerRequest: 0 };
-  const missing: Summary = { coldStartMs: 0, coldStartCpuMs: 0, idleRssMb: 0, page: none, snapshot304: none };
+  const missing: Summary = {
+    coldStartMs: 0,
+    coldStartCpuMs: 0,
+    rssAfterLoadMb: 0,
+    idleRssMb: 0,
+    page: none,
+    snapshot304: none,
+  };
   const bare = s[BARE] ?? missing;
   const fastify = s[FASTIFY] ?? missing;
   const rows = Object.entries(s).map(
     ([name, x]) =>
-      `| ${name} | ${x.page.requestsPerSec} | ${ratio(x.page.requestsPerSec, bare.page.requestsPerSec)}× | ${x.page.latencyP99Ms} | ${x.page.cpuMicrosPerRequest} (${ratio(x.page.cpuMicrosPerRequest, bare.page.cpuMicrosPerRequest)}×) | ${x.coldStartMs} | ${ratio(x.coldStartMs, fastify.coldStartMs)}× | ${x.coldStartCpuMs} | ${ratio(x.coldStartCpuMs, fastify.coldStartCpuMs)}× | ${x.idleRssMb} | ${ratio(x.idleRssMb, fastify.idleRssMb)}× | ${x.snapshot304.requestsPerSec} | ${ratio(x.snapshot304.requestsPerSec, bare.snapshot304.requestsPerSec)}× |`,
+      `| ${name} | ${x.page.requestsPerSec} | ${ratio(x.page.requestsPerSec, bare.page.requestsPerSec)}× | ${x.page.latencyP99Ms} | ${x.page.cpuMicrosPerRequest} (${ratio(x.page.cpuMicrosPerRequest, bare.page.cpuMicrosPerRequest)}×) | ${x.coldStartMs} | ${ratio(x.coldStartMs, fastify.coldStartMs)}× | ${x.coldStartCpuMs} | ${ratio(x.coldStartCpuMs, fastify.coldStartCpuMs)}× | ${x.rssAfterLoadMb} | ${ratio(x.rssAfterLoadMb, fastify.rssAfterLoadMb)}× | ${x.idleRssMb} | ${ratio(x.idleRssMb, fastify.idleRssMb)}× | ${x.snapshot304.requestsPerSec} | ${ratio(x.snapshot304.requestsPerSec, bare.snapshot304.requestsPerSec)}× |`,
   );
   const targets: string[] = [];
   for (const db of ['SQLite', 'PostgreSQL']) {
@@ -92,14 +107,14 @@ export function markdown(f: Figures): string {
   return [
     '# Speed bench (issue 13)',
     '',
-    `${f.at}. ${f.machine.cpus} CPUs (${f.machine.model}), Node ${f.machine.node}. Each system ran as ${f.rounds} fresh processes, one at a time (servers on CPU 1, wrk on CPU 0; baselines and Folio alternating, the order reversed every round); medians. Visitor page: GET /v1/content/%2F with the publishable key, ${f.pageBytes} bytes (20 entries; 200 pages × 20 entries in the project), wrk (one thread) with ${f.connections} connections for ${f.durationSeconds} s after a 1 s warm-up. Cold start: spawn to the first 200 of that page (wall time, and the CPU time the process used for it, which other load hardly moves). CPU µs/req: the server's user + system time per request answered, in brackets against bare node:http. Idle RSS: after start, the warm-up and 1 s idle. Snapshot 304: GET /v1/snapshot with If-None-Match (the baselines answer their 304 with the same headers). Folio runs from dist/ at its defaults (worker in process) with its log written to a file.`,
+    `${f.at}. ${f.machine.cpus} CPUs (${f.machine.model}), Node ${f.machine.node}. Each system ran as ${f.rounds} fresh processes, one at a time (servers on CPU 1, wrk on CPU 0; baselines and Folio alternating, the order reversed every round); medians. Visitor page: GET /v1/content/%2F with the publishable key, ${f.pageBytes} bytes (20 entries; 200 pages × 20 entries in the project), wrk (one thread) with ${f.connections} connections for ${f.durationSeconds} s after a 1 s warm-up. Cold start: spawn to the first 200 of that page (wall time, and the CPU time the process used for it, which other load hardly moves). CPU µs/req: the server's user + system time per request answered, in brackets against bare node:http. RSS after load: 1 s after that warm-up. Idle RSS: ${f.idleSeconds} s after the same warm-up without a request (one process per system and round, up to three rounds, side by side once idle): V8 returns the young generation it grew under load, and freed pages, only after some idle time; issue 13's idle RSS target is read on it. Snapshot 304: GET /v1/snapshot with If-None-Match (the baselines answer their 304 with the same headers). Folio runs from dist/ at its defaults (worker in process) with its log written to a file.`,
     '',
     `Load generator: wrk, not autocannon, which is a Node program and on its one core asks more slowly than a bare server answers. In this run bare node:http's page read was ${f.clientCeiling.autocannonRequestsPerSec} req/s driven by autocannon and ${f.clientCeiling.wrkRequestsPerSec} req/s driven by wrk (bench/lib/wrk.ts).`,
     '',
     `Load average (1, 5, 15 min) at the start ${f.loadAverage.start.join(', ')}, at the end ${f.loadAverage.end.join(', ')}: other helpers and CI share this two-core machine.`,
     '',
-    '| system | page req/s | vs bare | p99 ms | CPU µs/req | cold start ms | vs Fastify | its CPU ms | vs Fastify | idle RSS MB | vs Fastify | snapshot 304 req/s | vs bare |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| system | page req/s | vs bare | p99 ms | CPU µs/req | cold start ms | vs Fastify | its CPU ms | vs Fastify | RSS after load MB | vs Fastify | idle RSS MB | vs Fastify | snapshot 304 req/s | vs bare |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     'Targets (Folio at the default LOG_LEVEL=info; access log cost = 1 − info/warn page throughput):',

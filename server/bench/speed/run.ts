@@ -4,7 +4,8 @@
  * - Folio on SQLite and on PostgreSQL at the default configuration (LOG_LEVEL=info, worker in
  *   process) and with LOG_LEVEL=warn, to show what the access log costs;
  * each as BENCH_ROUNDS fresh processes (default 3), reporting medians of:
- * cold start (spawn to the first 200 of the visitor page), idle RSS after start and a 1 s warm-up,
+ * cold start (spawn to the first 200 of the visitor page), RSS 1 s after a 1 s warm-up and idle RSS
+ * (BENCH_IDLE_SECONDS, default 60, after that warm-up: see idleRss),
  * the visitor page read (GET /v1/content/%2F with the publishable key, a 20-entry page of ~16 KB out
  * of 200 pages x 20 entries) at 50 connections, and snapshot revalidation (GET /v1/snapshot with
  * If-None-Match: 304). Servers run one at a time, on CPU 1, the load generator on CPU 0; the order
@@ -21,7 +22,16 @@
  * Writes bench/results/speed.json and speed.md.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +47,8 @@ import { type Figures, markdown, type Sample, summarise } from './report.js';
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
+/** How long each process sits without a request before its idle RSS is read. */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 const PG_URL =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
@@ -86,7 +98,18 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function run(system: System, logFile: string, pageBytes: number): Promise<Sample> {
+interface Running {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  key: Record<string, string>;
+  snapHeaders: Record<string, string>;
+  coldStartMs: number;
+  coldStartCpuMs: number;
+}
+
+/** Spawns a system and waits for the first 200 of the visitor page (its cold start). */
+async function start(system: System, logFile: string): Promise<Running> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const key = { 'x-cms-key': system.key };
@@ -114,16 +137,31 @@ async function run(system: System, logFile: string, pageBytes: number): Promise<
     const snap = await probe(`${url}/v1/snapshot`, key);
     if (snap?.status !== 200 || !snap.etag) throw new Error(`${system.name}: snapshot ${snap?.status}`);
     const snapHeaders = { ...key, 'if-none-match': snap.etag };
-    await wrk({ url: `${url}${PAGE_PATH}`, headers: key, connections: CONNECTIONS, durationSeconds: 1 });
-    await wrk({
-      url: `${url}/v1/snapshot`,
-      headers: snapHeaders,
-      connections: CONNECTIONS,
-      durationSeconds: 1,
-    });
+    return { child, pid: child.pid as number, url, key, snapHeaders, coldStartMs, coldStartCpuMs };
+  } catch (err) {
+    await stop(child);
+    throw err;
+  }
+}
+
+/** The warm-up every process gets before its memory is read: 1 s of page reads, 1 s of snapshot 304s. */
+async function warmUp(s: Running): Promise<void> {
+  await wrk({ url: `${s.url}${PAGE_PATH}`, headers: s.key, connections: CONNECTIONS, durationSeconds: 1 });
+  await wrk({
+    url: `${s.url}/v1/snapshot`,
+    headers: s.snapHeaders,
+    connections: CONNECTIONS,
+    durationSeconds: 1,
+  });
+}
+
+async function run(system: System, logFile: string, pageBytes: number): Promise<Sample> {
+  const s = await start(system, logFile);
+  const { pid, url } = s;
+  try {
+    await warmUp(s);
     await sleep(1000);
-    const pid = child.pid as number;
-    const idleRssMb = rssMb(pid);
+    const rssAfterLoadMb = rssMb(pid);
     const measure = async (path: string, headers: Record<string, string>, status: number) => {
       const cpuBefore = cpuMicros(pid);
       const r = await wrk({
@@ -142,13 +180,44 @@ async function run(system: System, logFile: string, pageBytes: number): Promise<
         cpuMicrosPerRequest: Math.round((cpuMicros(pid) - cpuBefore) / Math.max(1, r.requests)),
       };
     };
-    const page = await measure(PAGE_PATH, key, 200);
-    const snapshot304 = await measure('/v1/snapshot', snapHeaders, 304);
-    const sample = { coldStartMs, coldStartCpuMs, idleRssMb, page, snapshot304, loadAverage: load() };
+    const page = await measure(PAGE_PATH, s.key, 200);
+    const snapshot304 = await measure('/v1/snapshot', s.snapHeaders, 304);
+    const { coldStartMs, coldStartCpuMs } = s;
+    const sample = { coldStartMs, coldStartCpuMs, rssAfterLoadMb, page, snapshot304, loadAverage: load() };
     process.stdout.write(`${system.name}: ${JSON.stringify(sample)}\n`);
     return sample;
   } finally {
-    await stop(child);
+    await stop(s.child);
+  }
+}
+
+/**
+ * Idle RSS: every system once, each IDLE_SECONDS after the same warm-up without a request. V8 gives
+ * back the young generation it grew under load, and pages it freed, only after some idle time (15 to
+ * 60 s here), so this is read apart from the throughput rounds: the processes start one after the
+ * other and then sit idle side by side (idle, they do not disturb each other). Two Folio processes
+ * cannot share one SQLite file (src/db/sqlite-lock.ts): each SQLite system runs on its own copy.
+ */
+async function idleRss(systems: System[], dir: string): Promise<Record<string, number>> {
+  const running: Running[] = [];
+  try {
+    const readings: Promise<[string, number]>[] = [];
+    for (const [i, system] of systems.entries()) {
+      const url = system.env.DATABASE_URL;
+      let env = system.env;
+      if (url?.startsWith('sqlite:')) {
+        const copy = join(dir, `idle-${i}.sqlite`);
+        copyFileSync(url.slice('sqlite:'.length), copy);
+        env = { ...env, DATABASE_URL: `sqlite:${copy}` };
+      }
+      const s = await start({ ...system, env }, join(dir, `idle-${i}.log`));
+      running.push(s);
+      await warmUp(s);
+      readings.push(sleep(IDLE_SECONDS * 1000).then(() => [system.name, rssMb(s.pid)]));
+    }
+    return Object.fromEntries(await Promise.all(readings));
+  } finally {
+    await Promise.all(running.map((s) => stop(s.child)));
   }
 }
 
@@ -223,6 +292,12 @@ async function main() {
         samples.set(system.name, list);
       }
     }
+    const idle = new Map<string, number[]>();
+    for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
+      for (const [name, mb] of Object.entries(await idleRss(order, dir))) {
+        idle.set(name, [...(idle.get(name) ?? []), mb]);
+      }
+    }
     const clientCeiling = await ceilingOf(bare);
     const figures: Figures = {
       at: new Date().toISOString(),
@@ -232,7 +307,8 @@ async function main() {
       connections: CONNECTIONS,
       pageBytes: body.length,
       loadAverage: { start: loadAtStart, end: load() },
-      systems: summarise(samples),
+      systems: summarise(samples, idle),
+      idleSeconds: IDLE_SECONDS,
       clientCeiling,
     };
     const md = markdown(figures);
@@ -241,7 +317,7 @@ async function main() {
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(
       join(root, 'bench/results/speed.json'),
-      `${JSON.stringify({ ...figures, samples: Object.fromEntries(samples) }, null, 2)}\n`,
+      `${JSON.stringify({ ...figures, samples: Object.fromEntries(samples), idleRssMb: Object.fromEntries(idle) }, null, 2)}\n`,
     );
     writeFileSync(join(root, 'bench/results/speed.md'), md);
   } finally {
