@@ -287,14 +287,13 @@ export async function buildApp({
   // Reads answered before Fastify are counted under the routes that would have answered them.
   const pageReads = requests.forRoute('/v1/content/:pageId');
   const snapshotReads = requests.forRoute('/v1/snapshot');
-  const fastReads = createFastReads(
+  fastRead = createFastReads(
     { projectIdOfKey: sites.peekProjectId, page: content.peekPage, snapshotEtag: snapshot.peekEtag },
     accessLog,
     (kind, status, seconds) =>
       requests.observe(kind === 'page' ? pageReads : snapshotReads, 'GET', status, seconds),
+    () => closing,
   );
-  fastRead = fastReads;
-  app.addHook('preClose', async () => fastReads.close());
 
   // Webhooks: the routes send only the synchronous test ping; the worker (src/jobs/worker.ts,
   // started by server.ts or `npm run worker`) delivers everything else.

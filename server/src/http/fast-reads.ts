@@ -62,9 +62,9 @@ export function createFastReads(
   access: AccessLog | null,
   /** Told of each answer given here (the request metrics), with its status and the time it took. */
   onAnswered?: (kind: 'page' | 'snapshot', status: 200 | 304, seconds: number) => void,
+  /** The app's own closing flag: from then on everything takes the normal path (its 503). */
+  closing: () => boolean = () => false,
 ) {
-  let closing = false;
-
   function answer(
     res: ServerResponse,
     req: IncomingMessage,
@@ -103,7 +103,7 @@ export function createFastReads(
 
   /** True when it answered; false to let Fastify handle the request. */
   function fastRead(req: IncomingMessage, res: ServerResponse): boolean {
-    if (closing || req.method !== 'GET') return false;
+    if (closing() || req.method !== 'GET') return false;
     const headers = req.headers;
     const apiKey = single(headers['x-cms-key']);
     if (
@@ -135,12 +135,5 @@ export function createFastReads(
     return answer(res, req, 'page', 200, page.etag, page.body, started);
   }
 
-  return Object.assign(fastRead, {
-    /** From now on everything takes the normal path (which answers 503 while the app closes). */
-    close() {
-      closing = true;
-    },
-  });
+  return fastRead;
 }
-
-export type FastReads = ReturnType<typeof createFastReads>;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../helpers/app.js';
+import { heroEntry, newSite, patchEntry, visitorEntries } from '../helpers/content.js';
 import { createTestDatabase } from '../helpers/db.js';
 
 /**
@@ -19,6 +20,11 @@ it('a request arriving while the app closes is a 503 envelope that closes the co
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-closing-'));
   const app = await buildApp({ config: testConfig({ CMS_DATA_DIR: dataDir }), database: database.handle });
   try {
+    // A published page in the cache: outside closing, the fast path (src/http/fast-reads.ts) answers it.
+    const site = await newSite(app);
+    const hero = await heroEntry(app, site);
+    assert.equal((await patchEntry(app, site, hero, { status: 'published' })).status, 200);
+    assert.equal((await visitorEntries(app, site, '/')).length, 1);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const socket = connect(Number(new URL(address).port), '127.0.0.1');
     await once(socket, 'connect');
@@ -36,7 +42,9 @@ it('a request arriving while the app closes is a 503 envelope that closes the co
     await new Promise((r) => setTimeout(r, 50));
     const closed = app.close();
     await new Promise((r) => setTimeout(r, 50));
-    socket.write(`${body.slice(5)}GET /v1/content/%2F HTTP/1.1\r\nHost: folio\r\nx-cms-key: pk_x\r\n\r\n`);
+    socket.write(
+      `${body.slice(5)}GET /v1/content/%2F HTTP/1.1\r\nHost: folio\r\nx-cms-key: ${site.project.apiKey}\r\n\r\n`,
+    );
     await ended;
     await closed;
 
