@@ -12,7 +12,7 @@ async function main(config: Config): Promise<void> {
   // One server per SQLite file (its caches are not shared); the stand-alone worker may run beside it.
   const file =
     config.database.kind === 'sqlite' && config.database.file !== ':memory:' ? config.database.file : null;
-  const lock = file ? lockSqliteDatabase(file) : undefined;
+  const lock = file ? await lockSqliteDatabase(file) : undefined;
   if (lock === null) {
     process.stderr.write(
       `Folio is already running on ${file} (another server holds ${file}.lock); one server per SQLite database, use PostgreSQL for several.\n`,

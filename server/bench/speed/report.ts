@@ -5,6 +5,8 @@ interface Throughput {
   latencyP99Ms: number;
   /** The server's user + system CPU time per request answered (robust to other load on the machine). */
   cpuMicrosPerRequest: number;
+  /** req/s in each turn of the round (bench/speed/run.ts, runRound), in the order measured. */
+  slices?: number[];
 }
 
 export interface Sample {
@@ -21,6 +23,11 @@ export interface Sample {
 /** Medians; idleRssMb from the idle phase (bench/speed/run.ts, idleRss). */
 type Summary = Omit<Sample, 'loadAverage'> & { idleRssMb: number };
 
+/** The paired ratios the targets are read on (see pairedRatio). */
+export interface Pairs {
+  [system: string]: { pageVsBare: number; snapshotVsBare: number; pageVsWarn?: number };
+}
+
 export interface Figures {
   at: string;
   machine: { cpus: number; model: string; node: string };
@@ -30,6 +37,7 @@ export interface Figures {
   pageBytes: number;
   loadAverage: { start: number[]; end: number[] };
   systems: Record<string, Summary>;
+  pairs: Pairs;
   /** How long each process sat without a request before its idle RSS was read. */
   idleSeconds: number;
   /** bare node:http's page read driven by each load generator (why wrk: bench/lib/wrk.ts). */
@@ -50,6 +58,38 @@ const throughput = (list: Throughput[]): Throughput => ({
   cpuMicrosPerRequest: median(list.map((t) => t.cpuMicrosPerRequest)),
 });
 
+/**
+ * The median, over every round and turn, of a's req/s over b's in the same turn: systems measured in
+ * neighbouring seconds (bench/speed/run.ts, runRound), so the VM's drift between minutes cancels.
+ */
+function pairedRatio(a: Sample[], b: Sample[], scenario: 'page' | 'snapshot304'): number {
+  const ratios: number[] = [];
+  a.forEach((sample, round) => {
+    const mine = sample[scenario].slices ?? [];
+    const theirs = b[round]?.[scenario].slices ?? [];
+    mine.forEach((rps, turn) => {
+      const other = theirs[turn];
+      if (other) ratios.push(rps / other);
+    });
+  });
+  return ratios.length ? Math.round(median(ratios) * 100) / 100 : 0;
+}
+
+export function pairsOf(samples: Map<string, Sample[]>): Pairs {
+  const bare = samples.get(BARE) ?? [];
+  const out: Pairs = {};
+  for (const [name, list] of samples) {
+    if (!name.startsWith('Folio')) continue;
+    const warn = samples.get(name.replace('LOG_LEVEL=info', 'LOG_LEVEL=warn'));
+    out[name] = {
+      pageVsBare: pairedRatio(list, bare, 'page'),
+      snapshotVsBare: pairedRatio(list, bare, 'snapshot304'),
+      ...(warn && name.includes('LOG_LEVEL=info') ? { pageVsWarn: pairedRatio(list, warn, 'page') } : {}),
+    };
+  }
+  return out;
+}
+
 export function summarise(
   samples: Map<string, Sample[]>,
   idle: Map<string, number[]>,
@@ -61,8 +101,8 @@ export function summarise(
       coldStartCpuMs: median(list.map((s) => s.coldStartCpuMs)),
       rssAfterLoadMb: median(list.map((s) => s.rssAfterLoadMb)),
       idleRssMb: median(idle.get(name) ?? [0]),
-      page: throughput(list.map((s) => s.page)),
-      snapshot304: throughput(list.map((s) => s.snapshot304)),
+      page: { ...throughput(list.map((s) => s.page)), slices: undefined },
+      snapshot304: { ...throughput(list.map((s) => s.snapshot304)), slices: undefined },
     };
   }
   return out;
@@ -88,18 +128,19 @@ export function markdown(f: Figures): string {
   const fastify = s[FASTIFY] ?? missing;
   const rows = Object.entries(s).map(
     ([name, x]) =>
-      `| ${name} | ${x.page.requestsPerSec} | ${ratio(x.page.requestsPerSec, bare.page.requestsPerSec)}× | ${x.page.latencyP99Ms} | ${x.page.cpuMicrosPerRequest} (${ratio(x.page.cpuMicrosPerRequest, bare.page.cpuMicrosPerRequest)}×) | ${x.coldStartMs} | ${ratio(x.coldStartMs, fastify.coldStartMs)}× | ${x.coldStartCpuMs} | ${ratio(x.coldStartCpuMs, fastify.coldStartCpuMs)}× | ${x.rssAfterLoadMb} | ${ratio(x.rssAfterLoadMb, fastify.rssAfterLoadMb)}× | ${x.idleRssMb} | ${ratio(x.idleRssMb, fastify.idleRssMb)}× | ${x.snapshot304.requestsPerSec} | ${ratio(x.snapshot304.requestsPerSec, bare.snapshot304.requestsPerSec)}× |`,
+      `| ${name} | ${x.page.requestsPerSec} | ${f.pairs[name]?.pageVsBare ?? ratio(x.page.requestsPerSec, bare.page.requestsPerSec)}× | ${x.page.latencyP99Ms} | ${x.page.cpuMicrosPerRequest} (${ratio(x.page.cpuMicrosPerRequest, bare.page.cpuMicrosPerRequest)}×) | ${x.coldStartMs} | ${ratio(x.coldStartMs, fastify.coldStartMs)}× | ${x.coldStartCpuMs} | ${ratio(x.coldStartCpuMs, fastify.coldStartCpuMs)}× | ${x.rssAfterLoadMb} | ${ratio(x.rssAfterLoadMb, fastify.rssAfterLoadMb)}× | ${x.idleRssMb} | ${ratio(x.idleRssMb, fastify.idleRssMb)}× | ${x.snapshot304.requestsPerSec} | ${f.pairs[name]?.snapshotVsBare ?? ratio(x.snapshot304.requestsPerSec, bare.snapshot304.requestsPerSec)}× |`,
   );
   const targets: string[] = [];
   for (const db of ['SQLite', 'PostgreSQL']) {
     const info = s[`Folio ${db}, LOG_LEVEL=info`];
     const warn = s[`Folio ${db}, LOG_LEVEL=warn`];
     if (!info || !warn) continue;
-    const pageRatio = ratio(info.page.requestsPerSec, bare.page.requestsPerSec);
-    const logCost = Math.round((1 - info.page.requestsPerSec / warn.page.requestsPerSec) * 100);
+    const pair = f.pairs[`Folio ${db}, LOG_LEVEL=info`];
+    const pageRatio = pair?.pageVsBare ?? 0;
+    const logCost = Math.round((1 - (pair?.pageVsWarn ?? 0)) * 100);
     const start = ratio(info.coldStartMs, fastify.coldStartMs);
     const rss = ratio(info.idleRssMb, fastify.idleRssMb);
-    const snap = ratio(info.snapshot304.requestsPerSec, bare.snapshot304.requestsPerSec);
+    const snap = pair?.snapshotVsBare ?? 0;
     targets.push(
       `| ${db} | ${pageRatio}× (≥ 0.6×) ${met(pageRatio >= 0.6)} | ${info.page.latencyP99Ms} ms (< 5) ${met(info.page.latencyP99Ms < 5)} | ${logCost}% (≤ 10%) ${met(logCost <= 10)} | ${start}× (≤ 1.5×) ${met(start <= 1.5)} | ${rss}× (≤ 1.3×) ${met(rss <= 1.3)} | ${snap}× (≥ 0.9×${db === 'SQLite' ? ', target for PostgreSQL' : ''}) ${met(snap >= 0.9)} |`,
     );
@@ -107,7 +148,7 @@ export function markdown(f: Figures): string {
   return [
     '# Speed bench (issue 13)',
     '',
-    `${f.at}. ${f.machine.cpus} CPUs (${f.machine.model}), Node ${f.machine.node}. Each system ran as ${f.rounds} fresh processes, one at a time (servers on CPU 1, wrk on CPU 0; baselines and Folio alternating, the order reversed every round); medians. Visitor page: GET /v1/content/%2F with the publishable key, ${f.pageBytes} bytes (20 entries; 200 pages × 20 entries in the project), wrk (one thread) with ${f.connections} connections for ${f.durationSeconds} s after a 1 s warm-up. Cold start: spawn to the first 200 of that page (wall time, and the CPU time the process used for it, which other load hardly moves). CPU µs/req: the server's user + system time per request answered, in brackets against bare node:http. RSS after load: 1 s after that warm-up. Idle RSS: ${f.idleSeconds} s after the same warm-up without a request (one process per system and round, up to three rounds, side by side once idle): V8 returns the young generation it grew under load, and freed pages, only after some idle time; issue 13's idle RSS target is read on it. Snapshot 304: GET /v1/snapshot with If-None-Match (the baselines answer their 304 with the same headers). Folio runs from dist/ at its defaults (worker in process) with its log written to a file.`,
+    `${f.at}. ${f.machine.cpus} CPUs (${f.machine.model}), Node ${f.machine.node}. ${f.rounds} rounds. In each round every system is started (one at a time: its cold start), warmed up and left running; then they take turns, ${f.durationSeconds} turns of 1 s each per scenario (servers on CPU 1, wrk on CPU 0; baselines and Folio alternating, the order reversed every turn and every round). Figures are medians over rounds; every "vs bare" of a Folio row, and the access log cost, is the median over all turns of the ratio between two systems measured in the same turn, seconds apart (this VM's speed drifts by up to 2× between minutes, more than the access log costs). Visitor page: GET /v1/content/%2F with the publishable key, ${f.pageBytes} bytes (20 entries; 200 pages × 20 entries in the project), wrk (one thread) with ${f.connections} connections. Cold start: spawn to the first 200 of that page (wall time, and the CPU time the process used for it, which other load hardly moves). CPU µs/req: the server's user + system time per request answered, in brackets against bare node:http. RSS after load: 1 s after a 2 s warm-up. Idle RSS: ${f.idleSeconds} s after the same warm-up without a request (one process per system and round, up to three rounds, side by side once idle): V8 returns the young generation it grew under load, and freed pages, only after some idle time; issue 13's idle RSS target is read on it. Snapshot 304: GET /v1/snapshot with If-None-Match (the baselines answer their 304 with the same headers). Folio runs from dist/ at its defaults (worker in process) with its log written to a file; each SQLite process on its own copy of the database.`,
     '',
     `Load generator: wrk, not autocannon, which is a Node program and on its one core asks more slowly than a bare server answers. In this run bare node:http's page read was ${f.clientCeiling.autocannonRequestsPerSec} req/s driven by autocannon and ${f.clientCeiling.wrkRequestsPerSec} req/s driven by wrk (bench/lib/wrk.ts).`,
     '',
@@ -117,7 +158,7 @@ export function markdown(f: Figures): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    'Targets (Folio at the default LOG_LEVEL=info; access log cost = 1 − info/warn page throughput):',
+    'Targets (Folio at the default LOG_LEVEL=info; access log cost = 1 − the paired info/warn page throughput ratio):',
     '',
     '| database | page vs bare | page p99 | access log cost | cold start vs Fastify | idle RSS vs Fastify | snapshot 304 vs bare |',
     '|---|---|---|---|---|---|---|',

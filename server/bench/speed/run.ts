@@ -3,21 +3,23 @@
  * - bare node:http sending precomputed bytes, and bare Fastify serialising the same page (bench/speed/*.mjs);
  * - Folio on SQLite and on PostgreSQL at the default configuration (LOG_LEVEL=info, worker in
  *   process) and with LOG_LEVEL=warn, to show what the access log costs;
- * each as BENCH_ROUNDS fresh processes (default 3), reporting medians of:
- * cold start (spawn to the first 200 of the visitor page), RSS 1 s after a 1 s warm-up and idle RSS
+ * in BENCH_ROUNDS rounds (default 3) of fresh processes, reporting medians of:
+ * cold start (spawn to the first 200 of the visitor page), RSS 1 s after a 2 s warm-up and idle RSS
  * (BENCH_IDLE_SECONDS, default 60, after that warm-up: see idleRss),
  * the visitor page read (GET /v1/content/%2F with the publishable key, a 20-entry page of ~16 KB out
  * of 200 pages x 20 entries) at 50 connections, and snapshot revalidation (GET /v1/snapshot with
- * If-None-Match: 304). Servers run one at a time, on CPU 1, the load generator on CPU 0; the order
- * alternates baseline / Folio and reverses every round, so the machine's other load (helpers and CI
- * share its two cores) falls on both sides alike. The load average is written beside the figures.
+ * If-None-Match: 304). In a round every system runs at once and they take 1 s turns under load
+ * (runRound), servers on CPU 1, the load generator on CPU 0; the order alternates baseline / Folio and
+ * reverses every turn and round, and ratios are read between turns seconds apart, so the machine's
+ * other load (helpers and CI share its two cores) and its drift fall on both sides alike. The load
+ * average is written beside the figures.
  *
  * The content is written straight to the tables (bench/content/seed.ts), not through the API: the
  * same rows the API writes, in seconds instead of minutes. PostgreSQL: a scratch database on
  * BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  * BENCH_BASE_DIR (+ BENCH_BASE_LABEL): also run the server package built at another commit, at the
  * default level on both databases, for before/after figures in the same run (same migrations needed).
- * BENCH_DURATION: seconds per throughput scenario (default 5). BENCH_ONLY: comma-separated parts of
+ * BENCH_DURATION: 1 s turns per system and scenario in a round (default 5). BENCH_ONLY: comma-separated parts of
  * system names to run only those (for a quick comparison while working; the table wants them all).
  * Writes bench/results/speed.json and speed.md.
  */
@@ -42,9 +44,11 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { seedProject } from '../content/seed.js';
 import { cpuMicros, freePort, nodeCommand, pinLoadGenerator, root } from '../lib/processes.js';
 import { requireWrk, wrk } from '../lib/wrk.js';
-import { type Figures, markdown, type Sample, summarise } from './report.js';
+import { type Figures, markdown, pairsOf, type Sample, summarise } from './report.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+/** Each scenario is measured in DURATION slices of this many seconds per system (see runRound). */
+const SLICE_SECONDS = 1;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 /** How long each process sits without a request before its idle RSS is read. */
@@ -155,40 +159,118 @@ async function warmUp(s: Running): Promise<void> {
   });
 }
 
-async function run(system: System, logFile: string, pageBytes: number): Promise<Sample> {
-  const s = await start(system, logFile);
-  const { pid, url } = s;
+/** SQLite systems get their own copy of the file: two Folio processes cannot share one (src/db/sqlite-lock.ts). */
+function ownDatabase(system: System, dir: string, name: string): System {
+  const url = system.env.DATABASE_URL;
+  if (!url?.startsWith('sqlite:')) return system;
+  const copy = join(dir, `${name}.sqlite`);
+  copyFileSync(url.slice('sqlite:'.length), copy);
+  return { ...system, env: { ...system.env, DATABASE_URL: `sqlite:${copy}` } };
+}
+
+interface SliceFigures {
+  /** Which turn of the round it was measured in (a baseline measured twice in a turn has two). */
+  slice: number;
+  requests: number;
+  seconds: number;
+  latencyP99Ms: number;
+  cpuMicros: number;
+}
+
+/**
+ * One round: every system started (one at a time: its cold start), warmed up and left running, then
+ * measured in SLICE_SECONDS slices, the systems taking turns in `order` (reversed every other slice),
+ * DURATION slices per scenario. Why turns and not one process after another (as rounds 1-4 did): this
+ * VM's speed drifts by up to 2x from one minute to the next, so two systems measured minutes apart
+ * differ by more than the access log costs; measured in neighbouring seconds, the drift falls on both.
+ * The report pairs each Folio slice with the same slice of its baseline (or of the LOG_LEVEL=warn twin).
+ */
+async function runRound(
+  order: System[],
+  dir: string,
+  round: number,
+  pageBytes: number,
+): Promise<Map<string, Sample>> {
+  const running = new Map<string, Running & { rssAfterLoadMb: number }>();
   try {
-    await warmUp(s);
-    await sleep(1000);
-    const rssAfterLoadMb = rssMb(pid);
-    const measure = async (path: string, headers: Record<string, string>, status: number) => {
-      const cpuBefore = cpuMicros(pid);
+    for (const system of order) {
+      if (running.has(system.name)) continue; // a baseline is measured twice per slice, started once
+      const own = ownDatabase(system, dir, `round-${round}-${running.size}`);
+      const s = await start(own, join(dir, `${system.name.replace(/\W+/g, '-')}.log`));
+      running.set(system.name, { ...s, rssAfterLoadMb: 0 });
+      await warmUp(s);
+      await sleep(1000);
+      (running.get(system.name) as { rssAfterLoadMb: number }).rssAfterLoadMb = rssMb(s.pid);
+    }
+    const slices = new Map<string, { page: SliceFigures[]; snapshot304: SliceFigures[] }>();
+    for (const name of running.keys()) slices.set(name, { page: [], snapshot304: [] });
+    const measure = async (name: string, scenario: 'page' | 'snapshot304', slice: number) => {
+      const s = running.get(name) as Running;
+      const [path, headers, status] =
+        scenario === 'page' ? [PAGE_PATH, s.key, 200] : ['/v1/snapshot', s.snapHeaders, 304];
+      const cpuBefore = cpuMicros(s.pid);
       const r = await wrk({
-        url: `${url}${path}`,
+        url: `${s.url}${path}`,
         headers,
         connections: CONNECTIONS,
-        durationSeconds: DURATION,
+        durationSeconds: SLICE_SECONDS,
       });
       // wrk counts non-2xx/3xx as errors; the bytes per answer tell a 304 from a 200 with the page.
       const right = status === 200 ? r.bytesPerRequest > pageBytes : r.bytesPerRequest < 1000;
       if (r.errors || !right)
-        throw new Error(`${system.name} ${path}: ${r.errors} errors, ${r.bytesPerRequest} bytes per answer`);
-      return {
-        requestsPerSec: r.requestsPerSec,
+        throw new Error(`${name} ${path}: ${r.errors} errors, ${r.bytesPerRequest} bytes per answer`);
+      (slices.get(name) as Record<typeof scenario, SliceFigures[]>)[scenario].push({
+        slice,
+        requests: r.requests,
+        seconds: r.requests / r.requestsPerSec,
         latencyP99Ms: r.latencyP99Ms,
-        cpuMicrosPerRequest: Math.round((cpuMicros(pid) - cpuBefore) / Math.max(1, r.requests)),
-      };
+        cpuMicros: cpuMicros(s.pid) - cpuBefore,
+      });
     };
-    const page = await measure(PAGE_PATH, s.key, 200);
-    const snapshot304 = await measure('/v1/snapshot', s.snapHeaders, 304);
-    const { coldStartMs, coldStartCpuMs } = s;
-    const sample = { coldStartMs, coldStartCpuMs, rssAfterLoadMb, page, snapshot304, loadAverage: load() };
-    process.stdout.write(`${system.name}: ${JSON.stringify(sample)}\n`);
-    return sample;
+    for (const scenario of ['page', 'snapshot304'] as const) {
+      for (let slice = 0; slice < DURATION; slice++) {
+        const turn = slice % 2 === 0 ? order : [...order].reverse();
+        for (const system of turn) await measure(system.name, scenario, slice);
+      }
+    }
+    const samples = new Map<string, Sample>();
+    for (const [name, s] of running) {
+      const { page, snapshot304 } = slices.get(name) as { page: SliceFigures[]; snapshot304: SliceFigures[] };
+      const sample: Sample = {
+        coldStartMs: s.coldStartMs,
+        coldStartCpuMs: s.coldStartCpuMs,
+        rssAfterLoadMb: s.rssAfterLoadMb,
+        page: throughputOf(page),
+        snapshot304: throughputOf(snapshot304),
+        loadAverage: load(),
+      };
+      process.stdout.write(
+        `${name}: ${JSON.stringify({ ...sample, page: { ...sample.page, slices: undefined }, snapshot304: { ...sample.snapshot304, slices: undefined } })}\n`,
+      );
+      samples.set(name, sample);
+    }
+    return samples;
   } finally {
-    await stop(s.child);
+    await Promise.all([...running.values()].map((s) => stop(s.child)));
   }
+}
+
+/** A system's figures over its slices; each turn's req/s is kept for the report's pairing. */
+function throughputOf(slices: SliceFigures[]): Sample['page'] {
+  const turns = Math.max(...slices.map((s) => s.slice)) + 1;
+  const perTurn = Array.from({ length: turns }, (_, turn) => {
+    const mine = slices.filter((s) => s.slice === turn);
+    return Math.round(mine.reduce((n, s) => n + s.requests, 0) / mine.reduce((n, s) => n + s.seconds, 0));
+  });
+  const requests = slices.reduce((n, s) => n + s.requests, 0);
+  const seconds = slices.reduce((n, s) => n + s.seconds, 0);
+  const p99s = slices.map((s) => s.latencyP99Ms).sort((a, b) => a - b);
+  return {
+    requestsPerSec: Math.round(requests / seconds),
+    latencyP99Ms: p99s[Math.floor(p99s.length / 2)] as number,
+    cpuMicrosPerRequest: Math.round(slices.reduce((n, s) => n + s.cpuMicros, 0) / Math.max(1, requests)),
+    slices: perTurn,
+  };
 }
 
 /**
@@ -203,14 +285,7 @@ async function idleRss(systems: System[], dir: string): Promise<Record<string, n
   try {
     const readings: Promise<[string, number]>[] = [];
     for (const [i, system] of systems.entries()) {
-      const url = system.env.DATABASE_URL;
-      let env = system.env;
-      if (url?.startsWith('sqlite:')) {
-        const copy = join(dir, `idle-${i}.sqlite`);
-        copyFileSync(url.slice('sqlite:'.length), copy);
-        env = { ...env, DATABASE_URL: `sqlite:${copy}` };
-      }
-      const s = await start({ ...system, env }, join(dir, `idle-${i}.log`));
+      const s = await start(ownDatabase(system, dir, `idle-${i}`), join(dir, `idle-${i}.log`));
       running.push(s);
       await warmUp(s);
       readings.push(sleep(IDLE_SECONDS * 1000).then(() => [system.name, rssMb(s.pid)]));
@@ -286,15 +361,13 @@ async function main() {
     const samples = new Map<string, Sample[]>();
     for (let round = 0; round < ROUNDS; round++) {
       const systems = round % 2 === 0 ? order : [...order].reverse();
-      for (const system of systems) {
-        const list = samples.get(system.name) ?? [];
-        list.push(await run(system, join(dir, `${system.name.replace(/\W+/g, '-')}.log`), body.length));
-        samples.set(system.name, list);
-      }
+      for (const [name, sample] of await runRound(systems, dir, round, body.length))
+        samples.set(name, [...(samples.get(name) ?? []), sample]);
     }
+    const unique = [...new Map(order.map((s) => [s.name, s])).values()];
     const idle = new Map<string, number[]>();
     for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
-      for (const [name, mb] of Object.entries(await idleRss(order, dir))) {
+      for (const [name, mb] of Object.entries(await idleRss(unique, dir))) {
         idle.set(name, [...(idle.get(name) ?? []), mb]);
       }
     }
@@ -308,6 +381,7 @@ async function main() {
       pageBytes: body.length,
       loadAverage: { start: loadAtStart, end: load() },
       systems: summarise(samples, idle),
+      pairs: pairsOf(samples),
       idleSeconds: IDLE_SECONDS,
       clientCeiling,
     };

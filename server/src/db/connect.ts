@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import { Kysely, sql } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './database.js';
 import { loadPg } from './pg-driver.js';
 import { usePreparedStatements } from './pg-prepared.js';
+import { CamelCaseAtCompile, SnakeCasePostgresDialect, SnakeCaseSqliteDialect } from './snake-case.js';
+import { loadSqlite } from './sqlite-driver.js';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -32,7 +34,9 @@ export interface PoolStats {
 
 /** Opens the configured database (no connection is made before the first query). */
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
-  const plugins = [new CamelCasePlugin()];
+  // camelCase in TypeScript, snake_case in SQL, mapped by the compiler (snake-case.ts says why).
+  const camelCase = new CamelCaseAtCompile();
+  const plugins = [camelCase];
   if (config.kind === 'postgres') {
     const pg = await loadPg();
     const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5000 });
@@ -45,7 +49,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     if (config.preparedStatements !== false) usePreparedStatements(pool);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    const db = new Kysely<Database>({ dialect: new SnakeCasePostgresDialect({ pool }, camelCase), plugins });
     return {
       db,
       kind: 'postgres',
@@ -59,14 +63,15 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   }
 
   if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
-  const sqlite = new SQLite(config.file);
+  const Driver = await loadSqlite();
+  const sqlite = new Driver(config.file);
   // WAL lets readers run beside the writer; NORMAL sync is durable at each checkpoint and safe in WAL.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SnakeCaseSqliteDialect({ database: withStatementCache(sqlite) }, camelCase),
     plugins,
   });
   return {

@@ -17,7 +17,7 @@ import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/
 
 /**
  * Every table, assembled from the per-module table types. Column names are camelCase here and
- * snake_case in SQL (Kysely's CamelCasePlugin translates).
+ * snake_case in SQL (Kysely's CamelCasePlugin mapping, applied by the compiler: src/db/snake-case.ts).
  */
 export interface Database {
   projects: ProjectsTable;

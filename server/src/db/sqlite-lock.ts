@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { loadSqlite } from './sqlite-driver.js';
 
 /**
  * One Folio server per SQLite database. A second server on the same file would start, write
@@ -19,8 +19,9 @@ export interface FileLock {
 }
 
 /** Takes the lock, or returns null when another process holds it. */
-export function lockSqliteDatabase(file: string): FileLock | null {
+export async function lockSqliteDatabase(file: string): Promise<FileLock | null> {
   mkdirSync(dirname(file), { recursive: true }); // a first start: the data directory is not there yet
+  const SQLite = await loadSqlite();
   const lock = new SQLite(`${file}.lock`, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');

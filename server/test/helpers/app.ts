@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { createTestDatabase, type DbKind, dbKinds, type TestDatabase } from './db.js';
 import { checkLeaks } from './leaks.js';
@@ -89,4 +90,32 @@ export function describeEachDb(
       });
     });
   }
+}
+
+/**
+ * A second app on the context's database, built in `before` and closed in `after` (call inside
+ * describeEachDb's body): instance B of a two-instance test. On SQLite, where one instance owns the
+ * file, it is the context's own app. The returned function gives it once `before` has run.
+ */
+export function secondInstance(ctx: TestContext): () => FastifyInstance {
+  let b: FastifyInstance | undefined;
+  let handle: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  before(async () => {
+    if (ctx.kind !== 'postgres') {
+      b = ctx.app;
+      return;
+    }
+    handle = await openDatabase(ctx.database.config);
+    b = await buildApp({ config: ctx.config, database: handle });
+    await b.ready();
+  });
+  after(async () => {
+    if (!handle) return;
+    await b?.close();
+    await handle.close();
+  });
+  return () => {
+    if (!b) throw new Error('the second instance is used before before() ran');
+    return b;
+  };
 }

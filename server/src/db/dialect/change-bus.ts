@@ -237,31 +237,49 @@ export async function transactionWithChanges<DB, T>(
   bus: ChangeBus,
   fn: (trx: Transaction<DB>, changed: Changed) => Promise<T>,
 ): Promise<T> {
+  const changes = collectChanges(bus);
+  const result = await db.transaction().execute(async (trx) => {
+    const value = await fn(trx, changes.changed);
+    await bus.notifyMany(trx, changes.unannounced());
+    return value;
+  });
+  changes.deliverLocal();
+  return result;
+}
+
+/**
+ * The changes one write records: `changed` for the writer, what it has not yet folded into a
+ * statement (`unannounced`), and their delivery to this instance once the write is durable. Shared by
+ * transactionWithChanges and writers whose whole write is one statement (content's optimistic publish).
+ */
+export function collectChanges(bus: ChangeBus): {
+  changed: Changed;
+  unannounced(): (readonly [string, string])[];
+  deliverLocal(): void;
+} {
   const pending = new Map<string, readonly [string, string]>();
   const announced = new Set<string>();
-  const unannounced = () => [...pending].filter(([k]) => !announced.has(k));
+  const keyOf = (topic: string, key: string) => `${topic}\u0000${key}`;
+  const unannounced = () => [...pending].filter(([k]) => !announced.has(k)).map(([, change]) => change);
   const changed: Changed = Object.assign(
     async (topic: string, key: string) => {
-      const k = `${topic}\u0000${key}`;
+      const k = keyOf(topic, key);
       pending.set(k, [topic, key]);
       announced.delete(k);
     },
     {
       take: () => {
         const now = unannounced();
-        for (const [k] of now) announced.add(k);
-        return bus.notifyExpressions(now.map(([, change]) => change));
+        for (const [topic, key] of now) announced.add(keyOf(topic, key));
+        return bus.notifyExpressions(now);
       },
     },
   );
-  const result = await db.transaction().execute(async (trx) => {
-    const value = await fn(trx, changed);
-    await bus.notifyMany(
-      trx,
-      unannounced().map(([, change]) => change),
-    );
-    return value;
-  });
-  for (const [topic, key] of pending.values()) bus.deliverLocal(topic, key);
-  return result;
+  return {
+    changed,
+    unannounced,
+    deliverLocal() {
+      for (const [topic, key] of pending.values()) bus.deliverLocal(topic, key);
+    },
+  };
 }

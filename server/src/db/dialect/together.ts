@@ -32,3 +32,45 @@ export async function writeTogether<Row>(
   const result = await sql<Row>`${head}${main as any}${tail}`.execute(trx);
   return result.rows;
 }
+
+/**
+ * writeTogether for a write made outside a transaction (PostgreSQL): the statement writes anything,
+ * inserts included, only when `main` matches a row, and returns undefined (having written nothing)
+ * when it matches none. `main`'s WHERE carries every fact the writer read beforehand (the row's
+ * version, ...), so a match means none of them changed: an optimistic write in one round trip.
+ *
+ * How: data-modifying CTEs all run whether or not a row matched, so the statement fails when none
+ * did, which rolls all of it back, inserts included: a guard casts a message to an integer when the
+ * update returned no row. PostgreSQL's own log then shows the miss as `ERROR: invalid input syntax
+ * for type integer: "folio: not written, …"`: a write that lost a race and was retried under a lock.
+ * The message is built by concat() (not constant, so never evaluated while planning), and the guard
+ * column is selected (PostgreSQL does not evaluate a subquery column nobody reads).
+ */
+export async function writeTogetherIfMatched<Row>(
+  db: Kysely<any>,
+  main: Compilable<Row> & { returning?: unknown },
+  inserts: readonly SideWrite[],
+  notify: readonly RawBuilder<unknown>[] = [],
+): Promise<Row[] | undefined> {
+  if (dialectOf(db) !== 'postgres') throw new Error('writeTogetherIfMatched is for PostgreSQL');
+  const ctes = [
+    sql`matched as (${main as any})`,
+    ...inserts.map((insert, i) => sql`${sql.id(`w${i}`)} as (${insert as any})`),
+  ];
+  const tail = notify.length > 0 ? sql`, ${sql.join(notify)}` : sql``;
+  const guard = sql`select case when count(*) = 0 then concat(${sql.lit(NOT_WRITTEN)}, count(*))::int else 1 end as written from matched`;
+  try {
+    const result =
+      await sql<Row>`with ${sql.join(ctes)} select guard.written, matched.*${tail} from (${guard}) as guard left join matched on true`.execute(
+        db,
+      );
+    return result.rows;
+  } catch (err) {
+    const { code, message } = err as { code?: string; message?: string };
+    if (code === INVALID_TEXT_REPRESENTATION && message?.includes(NOT_WRITTEN)) return undefined;
+    throw err;
+  }
+}
+
+const NOT_WRITTEN = 'folio: not written, the row changed since it was read; matched ';
+const INVALID_TEXT_REPRESENTATION = '22P02';

@@ -44,8 +44,12 @@ export async function recordActivity(
 }
 
 /** The record of one change as one insert, not yet run: for a writer that folds it into its own statement. */
-export const activityInsert = (trx: Tx, projectId: string, actor: ActivityActor, record: ActivityRecord) =>
-  trx.insertInto('activity').values(activityRows(projectId, actor, record));
+export const activityInsert = (
+  trx: DbOrTx,
+  projectId: string,
+  actor: ActivityActor,
+  record: ActivityRecord,
+) => trx.insertInto('activity').values(activityRows(projectId, actor, record));
 
 function activityRows(
   projectIds: string | readonly string[],

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { unauthorized } from '../../shared/errors.js';
 import type { Role } from '../users/users.table.js';
@@ -23,14 +24,24 @@ export interface SessionCheck {
  * the statement the write makes anyway.
  */
 export const checkedRole = (db: DbOrTx, check: SessionCheck, now: string) =>
+  roleOfSession(db, check, now).as('checkedRole');
+
+/**
+ * The same check as a condition of the write itself: true only while the session may make the
+ * request. For a write that is one statement (content's optimistic publish): a row it does not
+ * match is not written, and the writer marks the check verified only when a row was.
+ */
+export const sessionAllows = (db: DbOrTx, check: SessionCheck, now: string) =>
+  sql<boolean>`(${roleOfSession(db, check, now)}) in (${sql.join(check.roles.map((role) => sql.val(role)))})`;
+
+const roleOfSession = (db: DbOrTx, check: SessionCheck, now: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('memberships', 'memberships.accountId', 'sessions.accountId')
     .select('memberships.role')
     .where('sessions.tokenHash', '=', check.tokenHash)
     .where('sessions.expiresAt', '>', now)
-    .where('memberships.projectId', '=', check.projectId)
-    .as('checkedRole');
+    .where('memberships.projectId', '=', check.projectId);
 
 /** Throws (401) unless `role`, read by checkedRole in the write's statement, may make the request. */
 export function verifySessionCheck(check: SessionCheck | undefined, role: string | null | undefined): void {
@@ -40,4 +51,9 @@ export function verifySessionCheck(check: SessionCheck | undefined, role: string
     throw unauthorized('The session token is invalid or has expired.');
   }
   check.verified = true;
+}
+
+/** Marks the check verified by a write whose statement carried sessionAllows and wrote a row. */
+export function sessionCheckPassed(check: SessionCheck | undefined): void {
+  if (check) check.verified = true;
 }

@@ -95,14 +95,8 @@ export const findEntryForWrite = (
   const query = trx
     .selectFrom('contentEntries as e')
     .selectAll('e')
-    .select((eb) => [
-      eb
-        .selectFrom('componentDefinitions as d')
-        .select('d.fields')
-        .whereRef('d.projectId', '=', 'e.projectId')
-        .whereRef('d.pageId', '=', 'e.pageId')
-        .whereRef('d.instanceKey', '=', 'e.instanceKey')
-        .as('declaredFields'),
+    .select(() => [
+      declaredFieldsOf(trx, 'e').as('declaredFields'),
       ...(check ? [checkedRole(trx, check, now)] : []),
     ])
     .where('e.projectId', '=', projectId)
@@ -111,6 +105,32 @@ export const findEntryForWrite = (
     EntryForWrite | undefined
   >;
 };
+
+/** The fields the entry's component definition declares (a subquery correlated on `entry`). */
+const declaredFieldsOf = (db: DbOrTx, entry: 'e' | 'contentEntries') =>
+  db
+    .selectFrom('componentDefinitions as d')
+    .select('d.fields')
+    .where('d.projectId', '=', sql.ref<string>(`${entry}.projectId`))
+    .where('d.pageId', '=', sql.ref<string>(`${entry}.pageId`))
+    .where('d.instanceKey', '=', sql.ref<string>(`${entry}.instanceKey`));
+
+/**
+ * updateEntryQuery for a write that read the entry beforehand without its lock (content.service.ts,
+ * the optimistic PATCH): it matches only while the entry of this project is at `read.version` and its
+ * definition still declares `read.declaredFields`.
+ */
+export const updateEntryIfUnchanged = (
+  db: DbOrTx,
+  projectId: string,
+  read: EntryForWrite,
+  set: Parameters<typeof updateEntryQuery>[2],
+  published?: 'set' | 'clear',
+) =>
+  updateEntryQuery(db, read.id, set, published)
+    .where('projectId', '=', projectId)
+    .where('version', '=', read.version)
+    .where((eb) => eb(declaredFieldsOf(db, 'contentEntries'), 'is not distinct from', read.declaredFields));
 
 /** Inserts stubs where no entry exists yet; returns the instance keys actually created. */
 export async function insertStubs(trx: Tx, rows: EntryRow[]): Promise<string[]> {
@@ -169,7 +189,7 @@ export async function updateEntry(
 
 /** updateEntry's statement, not yet run (for src/db/dialect/together.ts). */
 export const updateEntryQuery = (
-  trx: Tx,
+  trx: DbOrTx,
   id: string,
   set: Partial<Pick<EntryRow, 'fields' | 'publishedFields' | 'publishedAt' | 'updatedAt'>>,
   published?: 'set' | 'clear',
@@ -207,7 +227,7 @@ export const publishDraftsOfPage = (trx: Tx, projectId: string, pageId: string, 
     .execute();
 
 /** The history rows' insert, not yet run (rows must not be empty). */
-export const historyInsert = (trx: Tx, rows: HistoryRow[]) => trx.insertInto('entryHistory').values(rows);
+export const historyInsert = (trx: DbOrTx, rows: HistoryRow[]) => trx.insertInto('entryHistory').values(rows);
 
 /** Newest first, by time-sortable id; `before` is the cursor (last id of the previous page). */
 export function historyOf(

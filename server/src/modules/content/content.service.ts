@@ -1,12 +1,14 @@
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import {
   type ChangeBus,
   type Changed,
+  collectChanges,
   pageKey,
   TOPICS,
   transactionWithChanges,
 } from '../../db/dialect/change-bus.js';
-import { type SideWrite, writeTogether } from '../../db/dialect/together.js';
+import { dialectOf } from '../../db/dialect/index.js';
+import { type SideWrite, writeTogether, writeTogetherIfMatched } from '../../db/dialect/together.js';
 import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
@@ -15,13 +17,19 @@ import { memberBehind, type SystemActor, type UserActor } from '../../shared/pri
 import { isoNow } from '../../shared/time.js';
 import { actorLabel } from '../activity/activity.describe.js';
 import { activityInsert, recordActivity } from '../activity/activity.repository.js';
-import { type SessionCheck, verifySessionCheck } from '../auth/session-check.js';
+import {
+  type SessionCheck,
+  sessionAllows,
+  sessionCheckPassed,
+  verifySessionCheck,
+} from '../auth/session-check.js';
 import type { EntryStubs } from '../definitions/definitions.service.js';
 import { checkFieldValue } from '../definitions/field-types.js';
 import { LIMITS } from '../definitions/limits.js';
 import { eventInsert } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
+import { createEntryMemo, type EntryMemo } from './entry-memo.js';
 import { createPublishedPages } from './published-pages.js';
 
 export type Fields = Record<string, unknown>;
@@ -41,6 +49,13 @@ export interface Entry {
 /** Who edits content: a member, or scheduled work on a member's behalf. */
 export type Actor = UserActor | SystemActor;
 
+/** An entry's new state and the rows that go with it, built and not yet run (planUpdate). */
+interface UpdatePlan {
+  set: Parameters<typeof repo.updateEntryQuery>[2];
+  published: 'set' | undefined;
+  inserts: SideWrite[];
+}
+
 /** How summaries name an entry: "hero (Hero) on /". */
 export const describeEntry = (row: Pick<EntryRow, 'instanceKey' | 'componentId' | 'pageId'>): string =>
   `${row.instanceKey} (${row.componentId}) on ${row.pageId}`;
@@ -57,6 +72,26 @@ export function toEntry(row: EntryRow): Entry {
     publishedAt: row.publishedAt,
     updatedAt: row.updatedAt,
     version: row.version,
+  };
+}
+
+/** The entry's columns of a row that has others beside them (writeTogetherIfMatched's guard, notifications). */
+function toRow(row: EntryRow): EntryRow {
+  const { id, projectId, pageId, instanceKey, componentId, fields, publishedFields, publishedAt } = row;
+  const { createdAt, updatedAt, version, publishedVersion } = row;
+  return {
+    id,
+    projectId,
+    pageId,
+    instanceKey,
+    componentId,
+    fields,
+    publishedFields,
+    publishedAt,
+    createdAt,
+    updatedAt,
+    version,
+    publishedVersion,
   };
 }
 
@@ -181,7 +216,7 @@ export function createContentOperations(definitions: DeclaredTypes) {
    * and the cache topics it touches. `rows`: the entries as they are after the change.
    */
   async function announcement(
-    trx: Tx,
+    trx: DbOrTx,
     changed: Changed,
     type: 'content.published' | 'content.unpublished',
     rows: EntryRow[],
@@ -240,17 +275,18 @@ export function createContentOperations(definitions: DeclaredTypes) {
     return updated;
   }
 
-  async function updateIn(
-    trx: Tx,
+  /**
+   * What a PATCH makes of the entry `row`: null when nothing changes, else its new state and the rows
+   * that go with it (built, not run). Shared by the locked write and the optimistic one (`update`).
+   */
+  async function planUpdate(
+    db: DbOrTx,
     changed: Changed,
     projectId: string,
-    entryId: string,
+    row: repo.EntryForWrite,
     patch: { fields?: Fields; status?: 'draft' | 'published' },
     actor: Actor,
-    ifMatch?: number,
-    check?: SessionCheck,
-  ): Promise<Entry> {
-    const row = await lockedEntry(trx, projectId, entryId, ifMatch, check);
+  ): Promise<UpdatePlan | null> {
     const now = isoNow();
     let working = row.fields;
     if (patch.fields) {
@@ -263,19 +299,17 @@ export function createContentOperations(definitions: DeclaredTypes) {
       working = canonicalJson(merged);
     }
     const publish = patch.status === 'published' && row.publishedFields !== working;
-    if (working === row.fields && !publish) return toEntry(row);
+    if (working === row.fields && !publish) return null;
     if (!publish) {
       await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
-      const activity = activityInsert(trx, projectId, actor, {
+      const activity = activityInsert(db, projectId, actor, {
         action: 'entry.updated',
         target: { type: 'entry', id: row.id },
         summary: `${actorLabel(actor)} saved a draft of ${describeEntry(row)}.`,
       });
-      return toEntry(
-        await writeEntry(trx, changed, row, { fields: working, updatedAt: now }, undefined, [activity]),
-      );
+      return { set: { fields: working, updatedAt: now }, published: undefined, inserts: [activity] };
     }
-    // Under the row lock the entry after the update is known: the event and history need not wait for it.
+    // The entry after the update is known: the event and history need not wait for it.
     const after: EntryRow = {
       ...row,
       fields: working,
@@ -283,16 +317,34 @@ export function createContentOperations(definitions: DeclaredTypes) {
       publishedAt: now,
       updatedAt: now,
     };
-    const inserts = await announcement(trx, changed, 'content.published', [after], actor, now, [working]);
+    const inserts = await announcement(db, changed, 'content.published', [after], actor, now, [working]);
     inserts.push(
-      activityInsert(trx, projectId, actor, {
+      activityInsert(db, projectId, actor, {
         action: 'entry.published',
         target: { type: 'entry', id: row.id },
         summary: `${actorLabel(actor)} ${working === row.fields ? 'published' : 'saved and published'} ${describeEntry(row)}.`,
       }),
     );
     const set = { fields: working, updatedAt: now, publishedFields: working, publishedAt: now };
-    return toEntry(await writeEntry(trx, changed, row, set, 'set', inserts));
+    return { set, published: 'set', inserts };
+  }
+
+  /** The locked PATCH: the entry as it is after it (declared fields included, for the memo). */
+  async function updateRowIn(
+    trx: Tx,
+    changed: Changed,
+    projectId: string,
+    entryId: string,
+    patch: { fields?: Fields; status?: 'draft' | 'published' },
+    actor: Actor,
+    ifMatch?: number,
+    check?: SessionCheck,
+  ): Promise<repo.EntryForWrite> {
+    const row = await lockedEntry(trx, projectId, entryId, ifMatch, check);
+    const plan = await planUpdate(trx, changed, projectId, row, patch, actor);
+    if (!plan) return row;
+    const updated = await writeEntry(trx, changed, row, plan.set, plan.published, plan.inserts);
+    return { ...updated, declaredFields: row.declaredFields };
   }
 
   async function bulkPublishIn(trx: Tx, changed: Changed, projectId: string, pageId: string, actor: Actor) {
@@ -341,19 +393,65 @@ export function createContentOperations(definitions: DeclaredTypes) {
   return {
     validate,
     lockedEntry,
-    updateIn,
+    planUpdate,
+    updateRowIn,
     bulkPublishIn,
     unpublishIn,
     /** Publishes the entry's working copy as it is (a no-op when it is already the published copy). */
-    publishEntryIn: (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
-      updateIn(trx, changed, projectId, entryId, { status: 'published' }, actor),
+    publishEntryIn: async (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
+      toEntry(await updateRowIn(trx, changed, projectId, entryId, { status: 'published' }, actor)),
   };
 }
 
 export function createContentService(db: Db, bus: ChangeBus, definitions: DeclaredTypes) {
   const pages = createPublishedPages(db, bus);
-  const { validate, lockedEntry, updateIn, bulkPublishIn, unpublishIn, publishEntryIn } =
+  const { validate, lockedEntry, planUpdate, updateRowIn, bulkPublishIn, unpublishIn, publishEntryIn } =
     createContentOperations(definitions);
+  // PostgreSQL only: there a lock costs round trips (BEGIN, the locking read, COMMIT); SQLite's are in-process.
+  const memo = dialectOf(db) === 'postgres' ? createEntryMemo() : null;
+
+  /**
+   * A PATCH of an entry this instance knows, in one statement and no transaction (PostgreSQL):
+   * planned on the memo's copy, written only if the entry is still at that version, its definition
+   * unchanged and the session still allowed (repo.updateEntryIfUnchanged, sessionAllows,
+   * writeTogetherIfMatched). Why: the locked PATCH is four round trips (BEGIN, the locking read, the
+   * write, COMMIT), and on this kind of machine each costs the server about as much CPU as the
+   * statement itself (issue 13, bench/writes/README.md).
+   * Undefined: the locked path decides (nothing remembered, another If-Match, or what the memo says
+   * would be a no-op or a validation error, which only fresh facts may answer). 'missed': the
+   * statement matched nothing and wrote nothing.
+   */
+  async function optimisticUpdate(
+    memo: EntryMemo,
+    projectId: string,
+    entryId: string,
+    patch: { fields?: Fields; status?: 'draft' | 'published' },
+    actor: Actor,
+    ifMatch: number | undefined,
+    check: SessionCheck | undefined,
+  ): Promise<repo.EntryForWrite | 'missed' | undefined> {
+    const row = memo.get(projectId, entryId);
+    if (!row || (ifMatch !== undefined && ifMatch !== row.version)) return undefined;
+    const changes = collectChanges(bus);
+    let plan: Awaited<ReturnType<typeof planUpdate>>;
+    try {
+      plan = await planUpdate(db, changes.changed, projectId, row, patch, actor);
+    } catch {
+      return undefined; // judged on remembered facts: the locked path judges again on fresh ones
+    }
+    if (!plan) return undefined;
+    const main = repo
+      .updateEntryIfUnchanged(db, projectId, row, plan.set, plan.published)
+      .$if(check !== undefined, (q) => q.where(sessionAllows(db, check as SessionCheck, isoNow())));
+    const [written] =
+      (await writeTogetherIfMatched<EntryRow>(db, main, plan.inserts, changes.changed.take())) ?? [];
+    if (!written) return 'missed';
+    sessionCheckPassed(check);
+    changes.deliverLocal();
+    const after = { ...toRow(written), declaredFields: row.declaredFields };
+    memo.remember(after);
+    return after;
+  }
 
   return {
     publishedPage: pages.page,
@@ -368,8 +466,10 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     /**
      * Merges `fields` into the working copy (a null value removes the key), then publishes it when
      * `status` is "published". "draft" only saves: a live entry stays live with its published copy.
+     * On PostgreSQL an entry this instance knows is written optimistically first (optimisticUpdate);
+     * everything else, and every miss, takes the locked transaction.
      */
-    update(
+    async update(
       projectId: string,
       entryId: string,
       patch: { fields?: Fields; status?: 'draft' | 'published' },
@@ -378,9 +478,14 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
       /** The auth hook's deferred session check, verified by the write's first statement. */
       check?: SessionCheck,
     ): Promise<Entry> {
-      return transactionWithChanges(db, bus, (trx, changed) =>
-        updateIn(trx, changed, projectId, entryId, patch, actor, ifMatch, check),
+      const optimistic =
+        memo && (await optimisticUpdate(memo, projectId, entryId, patch, actor, ifMatch, check));
+      if (optimistic && optimistic !== 'missed') return toEntry(optimistic);
+      const row = await transactionWithChanges(db, bus, (trx, changed) =>
+        updateRowIn(trx, changed, projectId, entryId, patch, actor, ifMatch, check),
       );
+      memo?.remember(row, optimistic === 'missed');
+      return toEntry(row);
     },
 
     /** Publishes every draft of the page in one transaction: one event for the page. */

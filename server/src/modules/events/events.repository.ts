@@ -23,7 +23,7 @@ export async function enqueueEvent(
 
 /** enqueueEvent's statement, not yet run: for a writer that folds it into its own (db/dialect/together.ts). */
 export const eventInsert = (
-  trx: Tx,
+  trx: DbOrTx,
   projectId: string,
   type: EventType,
   data: Record<string, unknown>,
