@@ -415,8 +415,8 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
    * planned on the memo's copy, written only if the entry is still at that version, its definition
    * unchanged and the session still allowed (repo.updateEntryIfUnchanged, sessionAllows,
    * writeTogetherIfMatched). Why: the locked PATCH is four round trips (BEGIN, the locking read, the
-   * write, COMMIT), and on this kind of machine each costs the server about as much CPU as the
-   * statement itself (issue 13, bench/writes/README.md).
+   * write, COMMIT), whose socket writes alone were a fifth of the server's CPU per publish (issue 13,
+   * bench/writes/README.md).
    * Undefined: the locked path decides (nothing remembered, another If-Match, or what the memo says
    * would be a no-op or a validation error, which only fresh facts may answer). 'missed': the
    * statement matched nothing and wrote nothing.
