@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { Kysely, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './database.js';
 import { loadPg } from './pg-driver.js';
 import { usePreparedStatements } from './pg-prepared.js';
-import { CamelCaseAtCompile, SnakeCasePostgresDialect, SnakeCaseSqliteDialect } from './snake-case.js';
+import { CamelCaseAtCompile, mappingIdentifiers } from './snake-case.js';
 import { loadSqlite } from './sqlite-driver.js';
 
 export interface DatabaseHandle {
@@ -49,7 +49,10 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     if (config.preparedStatements !== false) usePreparedStatements(pool);
-    const db = new Kysely<Database>({ dialect: new SnakeCasePostgresDialect({ pool }, camelCase), plugins });
+    const db = new Kysely<Database>({
+      dialect: mappingIdentifiers(new PostgresDialect({ pool }), camelCase),
+      plugins,
+    });
     return {
       db,
       kind: 'postgres',
@@ -71,7 +74,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SnakeCaseSqliteDialect({ database: withStatementCache(sqlite) }, camelCase),
+    dialect: mappingIdentifiers(new SqliteDialect({ database: withStatementCache(sqlite) }), camelCase),
     plugins,
   });
   return {

@@ -1,12 +1,9 @@
 import {
   CamelCasePlugin,
+  type DefaultQueryCompiler,
+  type Dialect,
   type PluginTransformQueryArgs,
-  PostgresDialect,
-  PostgresQueryCompiler,
-  type QueryCompiler,
   type RootOperationNode,
-  SqliteDialect,
-  SqliteQueryCompiler,
 } from 'kysely';
 
 /**
@@ -25,17 +22,18 @@ export class CamelCaseAtCompile extends CamelCasePlugin {
   readonly #snake = new Map<string, string>();
   readonly #camel = new Map<string, string>();
 
-  /** Identifiers are mapped by the dialect's compiler (compilerMapping below). */
+  /** Identifiers are mapped by the dialect's compiler (mappingIdentifiers below). */
   override transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     return args.node;
   }
 
+  // Called per identifier compiled and per key of every result row: a map lookup, no allocation.
   protected override snakeCase(name: string): string {
-    return memo(this.#snake, name, () => super.snakeCase(name));
+    return this.#snake.get(name) ?? remember(this.#snake, name, super.snakeCase(name));
   }
 
   protected override camelCase(name: string): string {
-    return memo(this.#camel, name, () => super.camelCase(name));
+    return this.#camel.get(name) ?? remember(this.#camel, name, super.camelCase(name));
   }
 
   /** The identifier mapping, for the dialect's compiler. */
@@ -44,54 +42,28 @@ export class CamelCaseAtCompile extends CamelCasePlugin {
 
 /** Names come from code and from column names, a finite set; the bound guards against surprises. */
 const MEMO_MAX = 10_000;
-function memo(map: Map<string, string>, key: string, make: () => string): string {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    if (map.size >= MEMO_MAX) map.clear();
-    map.set(key, value);
-  }
+function remember(map: Map<string, string>, key: string, value: string): string {
+  if (map.size >= MEMO_MAX) map.clear();
+  map.set(key, value);
   return value;
 }
 
-class SnakeCasePostgresCompiler extends PostgresQueryCompiler {
-  constructor(private readonly toSnakeCase: (name: string) => string) {
-    super();
+/**
+ * `dialect` with its own query compiler made to map every identifier through the plugin, and
+ * everything else (driver, adapter, introspector) its own. One wrapper for both dialects: the
+ * compiler class is the dialect's, extended by one method.
+ */
+export function mappingIdentifiers(dialect: Dialect, plugin: CamelCaseAtCompile): Dialect {
+  const Base = dialect.createQueryCompiler().constructor as new () => DefaultQueryCompiler;
+  class SnakeCaseCompiler extends Base {
+    protected override sanitizeIdentifier(identifier: string): string {
+      return super.sanitizeIdentifier(plugin.toSnakeCase(identifier));
+    }
   }
-  protected override sanitizeIdentifier(identifier: string): string {
-    return super.sanitizeIdentifier(this.toSnakeCase(identifier));
-  }
-}
-
-class SnakeCaseSqliteCompiler extends SqliteQueryCompiler {
-  constructor(private readonly toSnakeCase: (name: string) => string) {
-    super();
-  }
-  protected override sanitizeIdentifier(identifier: string): string {
-    return super.sanitizeIdentifier(this.toSnakeCase(identifier));
-  }
-}
-
-export class SnakeCasePostgresDialect extends PostgresDialect {
-  constructor(
-    config: ConstructorParameters<typeof PostgresDialect>[0],
-    private readonly plugin: CamelCaseAtCompile,
-  ) {
-    super(config);
-  }
-  override createQueryCompiler(): QueryCompiler {
-    return new SnakeCasePostgresCompiler(this.plugin.toSnakeCase);
-  }
-}
-
-export class SnakeCaseSqliteDialect extends SqliteDialect {
-  constructor(
-    config: ConstructorParameters<typeof SqliteDialect>[0],
-    private readonly plugin: CamelCaseAtCompile,
-  ) {
-    super(config);
-  }
-  override createQueryCompiler(): QueryCompiler {
-    return new SnakeCaseSqliteCompiler(this.plugin.toSnakeCase);
-  }
+  return {
+    createDriver: () => dialect.createDriver(),
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => new SnakeCaseCompiler(),
+  };
 }

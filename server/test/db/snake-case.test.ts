@@ -2,11 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CamelCasePlugin, type Dialect, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../../src/db/database.js';
-import {
-  CamelCaseAtCompile,
-  SnakeCasePostgresDialect,
-  SnakeCaseSqliteDialect,
-} from '../../src/db/snake-case.js';
+import { CamelCaseAtCompile, mappingIdentifiers } from '../../src/db/snake-case.js';
 
 /**
  * src/db/snake-case.ts maps identifiers in the compiler instead of Kysely's CamelCasePlugin tree
@@ -67,7 +63,7 @@ describe('identifiers mapped by the compiler (src/db/snake-case.ts)', () => {
   it('compile to the same SQL as CamelCasePlugin on PostgreSQL', () => {
     const ours = new CamelCaseAtCompile();
     assert.deepEqual(
-      compiled(new SnakeCasePostgresDialect({ pool: none }, ours), [ours]),
+      compiled(mappingIdentifiers(new PostgresDialect({ pool: none }), ours), [ours]),
       compiled(new PostgresDialect({ pool: none }), [new CamelCasePlugin()]),
     );
   });
@@ -75,7 +71,7 @@ describe('identifiers mapped by the compiler (src/db/snake-case.ts)', () => {
   it('compile to the same SQL as CamelCasePlugin on SQLite', () => {
     const ours = new CamelCaseAtCompile();
     assert.deepEqual(
-      compiled(new SnakeCaseSqliteDialect({ database: none }, ours), [ours]),
+      compiled(mappingIdentifiers(new SqliteDialect({ database: none }), ours), [ours]),
       compiled(new SqliteDialect({ database: none }), [new CamelCasePlugin()]),
     );
   });

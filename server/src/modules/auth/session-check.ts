@@ -32,7 +32,9 @@ export const checkedRole = (db: DbOrTx, check: SessionCheck, now: string) =>
  * match is not written, and the writer marks the check verified only when a row was.
  */
 export const sessionAllows = (db: DbOrTx, check: SessionCheck, now: string) =>
-  sql<boolean>`(${roleOfSession(db, check, now)}) in (${sql.join(check.roles.map((role) => sql.val(role)))})`;
+  check.roles.length === 0
+    ? sql<boolean>`false` // as verifySessionCheck: no role may; `in ()` is not SQL
+    : sql<boolean>`(${roleOfSession(db, check, now)}) in (${sql.join(check.roles.map((role) => sql.val(role)))})`;
 
 const roleOfSession = (db: DbOrTx, check: SessionCheck, now: string) =>
   db

@@ -29,7 +29,7 @@ import { LIMITS } from '../definitions/limits.js';
 import { eventInsert } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
-import { createEntryMemo, type EntryMemo } from './entry-memo.js';
+import { createEntryMemo } from './entry-memo.js';
 import { createPublishedPages } from './published-pages.js';
 
 export type Fields = Record<string, unknown>;
@@ -72,26 +72,6 @@ export function toEntry(row: EntryRow): Entry {
     publishedAt: row.publishedAt,
     updatedAt: row.updatedAt,
     version: row.version,
-  };
-}
-
-/** The entry's columns of a row that has others beside them (writeTogetherIfMatched's guard, notifications). */
-function toRow(row: EntryRow): EntryRow {
-  const { id, projectId, pageId, instanceKey, componentId, fields, publishedFields, publishedAt } = row;
-  const { createdAt, updatedAt, version, publishedVersion } = row;
-  return {
-    id,
-    projectId,
-    pageId,
-    instanceKey,
-    componentId,
-    fields,
-    publishedFields,
-    publishedAt,
-    createdAt,
-    updatedAt,
-    version,
-    publishedVersion,
   };
 }
 
@@ -417,12 +397,11 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
    * writeTogetherIfMatched). Why: the locked PATCH is four round trips (BEGIN, the locking read, the
    * write, COMMIT), whose socket writes alone were a fifth of the server's CPU per publish (issue 13,
    * bench/writes/README.md).
-   * Undefined: the locked path decides (nothing remembered, another If-Match, or what the memo says
-   * would be a no-op or a validation error, which only fresh facts may answer). 'missed': the
-   * statement matched nothing and wrote nothing.
+   * Undefined: the locked path decides (SQLite, nothing remembered, another If-Match, or what the
+   * memo says would be a no-op or a validation error, which only fresh facts may answer). 'missed':
+   * the statement matched nothing and wrote nothing.
    */
   async function optimisticUpdate(
-    memo: EntryMemo,
     projectId: string,
     entryId: string,
     patch: { fields?: Fields; status?: 'draft' | 'published' },
@@ -430,6 +409,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     ifMatch: number | undefined,
     check: SessionCheck | undefined,
   ): Promise<repo.EntryForWrite | 'missed' | undefined> {
+    if (!memo) return undefined; // SQLite
     const row = memo.get(projectId, entryId);
     if (!row || (ifMatch !== undefined && ifMatch !== row.version)) return undefined;
     const changes = collectChanges(bus);
@@ -448,7 +428,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     if (!written) return 'missed';
     sessionCheckPassed(check);
     changes.deliverLocal();
-    const after = { ...toRow(written), declaredFields: row.declaredFields };
+    const after = { ...written, declaredFields: row.declaredFields };
     memo.remember(after);
     return after;
   }
@@ -478,8 +458,7 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
       /** The auth hook's deferred session check, verified by the write's first statement. */
       check?: SessionCheck,
     ): Promise<Entry> {
-      const optimistic =
-        memo && (await optimisticUpdate(memo, projectId, entryId, patch, actor, ifMatch, check));
+      const optimistic = await optimisticUpdate(projectId, entryId, patch, actor, ifMatch, check);
       if (optimistic && optimistic !== 'missed') return toEntry(optimistic);
       const row = await transactionWithChanges(db, bus, (trx, changed) =>
         updateRowIn(trx, changed, projectId, entryId, patch, actor, ifMatch, check),
