@@ -37,6 +37,8 @@ async function dropRunDatabases(runId: string): Promise<void> {
 async function main(): Promise<number> {
   const runId = randomBytes(4).toString('hex');
   process.env.FOLIO_TEST_RUN_ID = runId;
+  // Every optimistic PATCH compares its templated statement with a fresh build (src/db/statement-templates.ts).
+  process.env.FOLIO_VERIFY_TEMPLATES = '1';
   const usePostgres = Boolean(process.env.TEST_DATABASE_URL);
 
   if (usePostgres) {

@@ -110,14 +110,17 @@ export async function startScript(script: string, args: string[], probePath = '/
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /**
- * User + system CPU time of a process so far, in microseconds (Linux /proc; clock ticks of 10 ms).
+ * User + system CPU time of a process so far, in microseconds (Linux /proc; clock ticks of 10 ms);
+ * `withChildren` adds that of the children it has waited for.
  * What a server spent per request, measured this way, hardly moves with other load on the machine,
  * where wall-clock latency and throughput do.
  */
-export function cpuMicros(pid: number): number {
+export function cpuMicros(pid: number | 'self', withChildren = false): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+  let ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+  // cutime, cstime (16 and 17): the children it has waited for, such as a finished wrk.
+  if (withChildren) ticks += Number(fields[13]) + Number(fields[14]);
   return (ticks / CLOCK_TICKS) * 1e6;
 }
 

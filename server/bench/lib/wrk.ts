@@ -12,7 +12,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface WrkResult {
   requests: number;
@@ -35,7 +35,35 @@ function done(summary, latency, requests)
 end
 `;
 
+/**
+ * Writes (bench/writes): connection i sends `method` to paths[i] again and again, each body the
+ * template with `{n}` replaced by a number of its own ("<connection>-<count>", so every write
+ * changes the entry). wrk has no per-connection hook, so each connection gets its own thread
+ * (-t = -c): setup() numbers the threads, init() picks the path, request() builds the body.
+ */
+function writesScript(method: string, paths: readonly string[], bodyTemplate: string): string {
+  const lua = (value: string) => JSON.stringify(value); // a JSON string literal is a valid Lua one here
+  return `
+local paths = { ${paths.map(lua).join(', ')} }
+local count = 0
+function setup(thread)
+  count = count + 1
+  thread:set("index", count)
+end
+function init(args)
+  path = paths[(index - 1) % #paths + 1]
+  written = 0
+end
+function request()
+  written = written + 1
+  local body = string.gsub(${lua(bodyTemplate)}, "{n}", index .. "-" .. written)
+  return wrk.format(${lua(method)}, path, nil, body)
+end
+${SCRIPT}`;
+}
+
 let scriptFile: string | undefined;
+let writeScripts = 0;
 
 /** Throws with the install command when wrk is missing: the bench never falls back silently. */
 export function requireWrk(): void {
@@ -48,16 +76,27 @@ export function wrk(options: {
   headers?: Record<string, string>;
   connections: number;
   durationSeconds: number;
+  /** Writes instead of GETs of `url`'s path: see writesScript (one thread per connection). */
+  writes?: { method: string; paths: readonly string[]; bodyTemplate: string };
 }): Promise<WrkResult> {
   if (!scriptFile) {
     scriptFile = join(mkdtempSync(join(tmpdir(), 'folio-wrk-')), 'report.lua');
     writeFileSync(scriptFile, SCRIPT);
   }
-  const args = ['-t1', `-c${options.connections}`, `-d${options.durationSeconds}s`, '-s', scriptFile];
+  let script = scriptFile;
+  let threads = 1;
+  if (options.writes) {
+    const { method, paths, bodyTemplate } = options.writes;
+    script = join(dirname(scriptFile), `writes-${++writeScripts}.lua`);
+    writeFileSync(script, writesScript(method, paths, bodyTemplate));
+    threads = options.connections;
+  }
+  const args = [`-t${threads}`, `-c${options.connections}`, `-d${options.durationSeconds}s`, '-s', script];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   args.push(options.url);
   return new Promise((resolve, reject) => {
-    // One thread, on the load generator's CPU (the caller pinned itself; children inherit it).
+    // On the load generator's CPU (the caller pinned itself; children inherit it): one thread, or one
+    // per connection for writes.
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

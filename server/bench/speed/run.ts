@@ -21,6 +21,9 @@
  * default level on both databases, for before/after figures in the same run (same migrations needed).
  * BENCH_DURATION: 1 s turns per system and scenario in a round (default 5). BENCH_ONLY: comma-separated parts of
  * system names to run only those (for a quick comparison while working; the table wants them all).
+ * BENCH_PG_VARIANTS="label:KEY=value,KEY=value;label2:KEY=value": also Folio PostgreSQL at the default
+ * level with that extra environment (e.g. `no worker:CMS_WORKER_ENABLED=false`,
+ * `semi32:NODE_OPTIONS=--max-semi-space-size=32`), measured in the same turns as the rest.
  * Writes bench/results/speed.json and speed.md.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -355,6 +358,18 @@ async function main() {
     // Before and after in one run: another build of the server package, at the default level.
     if (BASE_DIR)
       order.push(folio(file, 'info', sqliteKey, BASE_DIR), folio(pgUrl.toString(), 'info', pgKey, BASE_DIR));
+    // One setting's effect, measured in the same turns as everything else (BENCH_PG_VARIANTS above).
+    for (const variant of (process.env.BENCH_PG_VARIANTS ?? '').split(';').filter(Boolean)) {
+      const [label = '', settings = ''] = variant.split(/:(.*)/s);
+      const env: Record<string, string> = {};
+      for (const setting of settings.split(',').filter(Boolean)) {
+        const equals = setting.indexOf('=');
+        if (equals < 1) throw new Error(`BENCH_PG_VARIANTS: "${setting}" is not KEY=value`);
+        env[setting.slice(0, equals)] = setting.slice(equals + 1);
+      }
+      const base = folio(pgUrl.toString(), 'info', pgKey);
+      order.push({ ...base, name: `${base.name} (${label})`, env: { ...base.env, ...env } });
+    }
     const only = process.env.BENCH_ONLY?.split(',');
     if (only)
       order.splice(0, order.length, ...order.filter((s) => only.some((part) => s.name.includes(part))));

@@ -25,6 +25,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { seedEditorsPage } from '../lib/editors.js';
 import { cpuMicros, pinLoadGenerator, postgresCpuMicros, root, startFolio } from '../lib/processes.js';
+import { requireWrk, wrk } from '../lib/wrk.js';
 import { type DirectusServer, startDirectus } from './directus.js';
 import { countStatements } from './statements.js';
 
@@ -54,51 +55,93 @@ interface Figures {
   cpuMicrosPerWrite: number;
   /** PostgreSQL's CPU per write (every postgres process); null on SQLite, where it is the server's. */
   dbCpuMicrosPerWrite: number | null;
+  /** The load generator's CPU per write (it shares CPU 0 with PostgreSQL). */
+  clientCpuMicrosPerWrite: number;
   errors: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-/** 10 connections for `duration` s; connection i writes paths[i] (all the same path for "one"). */
+/**
+ * The load generator (BENCH_LOAD, default wrk). Why wrk: it shares CPU 0 with PostgreSQL (which is
+ * not pinned), and autocannon, a Node program, spent about 130 µs of that core per write, as much
+ * as a quarter of what PostgreSQL needs per Folio publish; the system that writes fastest paid most
+ * for its client. wrk spends a few µs. BENCH_LOAD=autocannon measures as rounds 1-5 did.
+ */
+const LOAD = process.env.BENCH_LOAD === 'autocannon' ? 'autocannon' : 'wrk';
+
+/**
+ * 10 connections for `duration` s; connection i writes paths[i] (all the same path for "one"), each
+ * body `bodyTemplate` with `{n}` replaced by a number unlike the connection's previous one (every
+ * write changes the entry). Also measured: the load generator's own CPU per write (this process
+ * and the children it waited for: autocannon runs here, wrk as a child).
+ */
 async function load(
   base: string,
   headers: Record<string, string>,
   paths: string[],
-  body: (n: number) => unknown,
+  bodyTemplate: string,
   pid: number,
   postgres: boolean,
   duration = DURATION,
 ) {
-  let clients = 0;
-  let sent = 0;
   const cpu0 = cpuMicros(pid);
   const db0 = postgres ? postgresCpuMicros() : 0;
-  const r: any = await autocannon({
-    url: base,
-    connections: EDITORS,
-    duration,
-    // One path per connection: autocannon makes one client per connection, in order.
-    setupClient: (client: any) => {
-      const path = paths[clients++ % paths.length]!;
-      client.setRequests([
-        {
-          method: 'PATCH',
-          path,
-          headers,
-          setupRequest: (req: any) => ({ ...req, body: JSON.stringify(body(sent++)) }),
-        },
-      ]);
-    },
-  });
-  const total = r.requests.total as number;
+  const client0 = cpuMicros('self', true);
+  const r = LOAD === 'wrk' ? await wrkLoad() : await autocannonLoad();
   return {
-    requestsPerSec: Math.round(r.requests.average),
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    cpuMicrosPerWrite: Math.round((cpuMicros(pid) - cpu0) / Math.max(1, total)),
-    dbCpuMicrosPerWrite: postgres ? Math.round((postgresCpuMicros() - db0) / Math.max(1, total)) : null,
-    errors: r.errors + r.timeouts + r.non2xx,
+    ...r,
+    cpuMicrosPerWrite: Math.round((cpuMicros(pid) - cpu0) / Math.max(1, r.total)),
+    clientCpuMicrosPerWrite: Math.round((cpuMicros('self', true) - client0) / Math.max(1, r.total)),
+    dbCpuMicrosPerWrite: postgres ? Math.round((postgresCpuMicros() - db0) / Math.max(1, r.total)) : null,
   };
+
+  async function wrkLoad() {
+    const connections = paths.length === 1 ? Array.from({ length: EDITORS }, () => paths[0]!) : paths;
+    const r = await wrk({
+      url: base,
+      headers,
+      connections: EDITORS,
+      durationSeconds: duration,
+      writes: { method: 'PATCH', paths: connections, bodyTemplate },
+    });
+    return {
+      total: r.requests,
+      requestsPerSec: r.requestsPerSec,
+      p50Ms: r.latencyP50Ms,
+      p99Ms: r.latencyP99Ms,
+      errors: r.errors,
+    };
+  }
+
+  async function autocannonLoad() {
+    let clients = 0;
+    let sent = 0;
+    const r: any = await autocannon({
+      url: base,
+      connections: EDITORS,
+      duration,
+      // One path per connection: autocannon makes one client per connection, in order.
+      setupClient: (client: any) => {
+        const path = paths[clients++ % paths.length]!;
+        client.setRequests([
+          {
+            method: 'PATCH',
+            path,
+            headers,
+            setupRequest: (req: any) => ({ ...req, body: bodyTemplate.replace('{n}', String(sent++)) }),
+          },
+        ]);
+      },
+    });
+    return {
+      total: r.requests.total as number,
+      requestsPerSec: Math.round(r.requests.average),
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      errors: r.errors + r.timeouts + r.non2xx,
+    };
+  }
 }
 
 async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures[]> {
@@ -120,8 +163,8 @@ async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures
   const server = await startFolio(env, join(dir, `folio-${db}.log`));
   try {
     const { headers, ids } = await seedEditorsPage(server.url, EDITORS, 'Writes bench');
-    const body = (n: number) => ({
-      fields: { title: `Title ${n}`, body: 'x'.repeat(200) },
+    const body = JSON.stringify({
+      fields: { title: 'Title {n}', body: 'x'.repeat(200) },
       status: 'published',
     });
     const out: Figures[] = [];
@@ -143,7 +186,7 @@ async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures
 
 async function runDirectus(directus: DirectusServer): Promise<Figures[]> {
   const out: Figures[] = [];
-  const body = (n: number) => ({ title: `Title ${n}`, body: 'x'.repeat(200) });
+  const body = JSON.stringify({ title: 'Title {n}', body: 'x'.repeat(200) });
   for (const scenario of ['ten', 'one'] as const) {
     const ids = scenario === 'ten' ? directus.ids : [directus.ids[0]!];
     const paths = ids.map((id) => `/items/${directus.collection}/${id}`);
@@ -168,12 +211,14 @@ function summarise(rounds: Figures[]) {
       cpuMicrosPerWrite: median(mine.map((r) => r.cpuMicrosPerWrite)),
       dbCpuMicrosPerWrite:
         first.dbCpuMicrosPerWrite === null ? null : median(mine.map((r) => r.dbCpuMicrosPerWrite ?? 0)),
+      clientCpuMicrosPerWrite: median(mine.map((r) => r.clientCpuMicrosPerWrite)),
       errors: mine.reduce((a, r) => a + r.errors, 0),
     };
   });
 }
 
 async function main() {
+  if (LOAD === 'wrk') requireWrk();
   pinLoadGenerator();
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-writes-'));
   const rounds: Figures[] = [];
@@ -227,6 +272,7 @@ async function main() {
   });
   const meta = {
     date: new Date().toISOString(),
+    loadGenerator: LOAD,
     durationS: DURATION,
     warmUpS: WARM_UP,
     rounds: ROUNDS,
@@ -245,7 +291,7 @@ async function main() {
   const label: Record<Scenario, string> = { ten: '10 editors × 10 entries', one: '10 editors × 1 entry' };
   const rows = summary.map(
     (s) =>
-      `| ${s.system} | ${label[s.scenario]} | ${s.requestsPerSec} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuMicrosPerWrite} | ${s.dbCpuMicrosPerWrite ?? '(in the server)'} | ${s.errors} |`,
+      `| ${s.system} | ${label[s.scenario]} | ${s.requestsPerSec} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuMicrosPerWrite} | ${s.dbCpuMicrosPerWrite ?? '(in the server)'} | ${s.clientCpuMicrosPerWrite} | ${s.errors} |`,
   );
   const targetRows = targets.map(
     (t) =>
@@ -258,13 +304,13 @@ async function main() {
     join(out, 'writes.md'),
     `# Editor writes: Folio PATCH + publish against Directus PATCH
 
-${meta.date}; ${EDITORS} connections, ${DURATION} s per scenario after ${WARM_UP} s of the same load not counted, median of ${ROUNDS} rounds (each round: Directus, Folio PostgreSQL, Folio SQLite, one after the other); ratios are the median of each round's own ratio; load average at the end: ${meta.loadavg}.
+${meta.date}; load generator ${LOAD}; ${EDITORS} connections, ${DURATION} s per scenario after ${WARM_UP} s of the same load not counted, median of ${ROUNDS} rounds (each round: Directus, Folio PostgreSQL, Folio SQLite, one after the other); ratios are the median of each round's own ratio; load average at the end: ${meta.loadavg}.
 Baseline: ${meta.baseline}.
 
 Folio: \`PATCH /v1/content/:id\` \`{ fields, status: "published" }\` with a session token (save and publish: entry, history, outbox event, activity). Directus: \`PATCH /items/<collection>/<id>\` with a static admin token.
 
-| system | scenario | req/s | p50 ms | p99 ms | server CPU µs per write | PostgreSQL CPU µs per write | errors |
-|---|---|---:|---:|---:|---:|---:|---:|
+| system | scenario | req/s | p50 ms | p99 ms | server CPU µs per write | PostgreSQL CPU µs per write | load generator CPU µs per write | errors |
+|---|---|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
 ## Targets (issue 13): Folio PostgreSQL against Directus

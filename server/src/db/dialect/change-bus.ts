@@ -49,10 +49,11 @@ export interface ChangeBus {
   /** Several announcements in one statement (one round trip however many a transaction made). */
   notifyMany(trx: Kysely<any>, changes: readonly (readonly [string, string])[]): Promise<void>;
   /**
-   * The same announcements as expressions for a statement the writer makes anyway (PostgreSQL:
-   * `pg_notify(…)` calls, delivered on commit like notify's); none where delivery is in-process.
+   * The same announcements as payloads for a statement the writer makes anyway (PostgreSQL: each
+   * becomes a `pgNotify(payload)` call, delivered on commit like notify's); none where delivery is
+   * in-process.
    */
-  notifyExpressions(changes: readonly (readonly [string, string])[]): RawBuilder<unknown>[];
+  notifyPayloads(changes: readonly (readonly [string, string])[]): string[];
   /** Deliver to this instance's subscribers now: the writer, right after its commit. */
   deliverLocal(topic: string, key: string): void;
   subscribe(fn: ChangeListener): () => void;
@@ -89,7 +90,7 @@ export function createInProcessChangeBus(): ChangeBus {
   return {
     notify: async () => {},
     notifyMany: async () => {},
-    notifyExpressions: () => [],
+    notifyPayloads: () => [],
     deliverLocal: listeners.emit,
     subscribe: listeners.add,
     live: true,
@@ -106,8 +107,11 @@ export interface PgChangeBusOptions {
   onError?: (err: Error) => void;
 }
 
-const pgNotifyCalls = (changes: readonly (readonly [string, string])[]) =>
-  changes.map(([topic, key]) => sql`pg_notify(${CHANNEL}, ${JSON.stringify([topic, key])})`);
+const payloadOf = ([topic, key]: readonly [string, string]) => JSON.stringify([topic, key]);
+
+/** A notification of the bus's channel with `payload` (notifyPayloads), as an SQL expression. */
+export const pgNotify = (payload: unknown): RawBuilder<unknown> =>
+  sql`pg_notify(${sql.lit(CHANNEL)}, ${payload})`;
 
 export function createPgChangeBus(options: PgChangeBusOptions): ChangeBus {
   const listeners = createListeners();
@@ -178,13 +182,13 @@ export function createPgChangeBus(options: PgChangeBusOptions): ChangeBus {
 
   return {
     async notify(trx, topic, key) {
-      await sql`select pg_notify(${CHANNEL}, ${JSON.stringify([topic, key])})`.execute(trx);
+      await sql`select ${pgNotify(payloadOf([topic, key]))}`.execute(trx);
     },
     async notifyMany(trx, changes) {
       if (changes.length === 0) return;
-      await sql`select ${sql.join(pgNotifyCalls(changes))}`.execute(trx);
+      await sql`select ${sql.join(changes.map((change) => pgNotify(payloadOf(change))))}`.execute(trx);
     },
-    notifyExpressions: pgNotifyCalls,
+    notifyPayloads: (changes) => changes.map(payloadOf),
     deliverLocal: listeners.emit,
     subscribe: listeners.add,
     get live() {
@@ -216,12 +220,12 @@ export function createChangeBus(database: DatabaseConfig, onError?: (err: Error)
 
 /**
  * What a transaction's writer calls to record a change: `changed(topic, key)`. `changed.take()`
- * hands the changes recorded so far to a statement the writer makes anyway, as `pg_notify`
- * expressions (src/db/dialect/together.ts), so they are not announced again at the end.
+ * hands the changes recorded so far to a statement the writer makes anyway, as notification
+ * payloads (src/db/dialect/together.ts), so they are not announced again at the end.
  */
 export interface Changed {
   (topic: string, key: string): Promise<void>;
-  take(): RawBuilder<unknown>[];
+  take(): string[];
 }
 
 /**
@@ -271,7 +275,7 @@ export function collectChanges(bus: ChangeBus): {
       take: () => {
         const now = unannounced();
         for (const [topic, key] of now) announced.add(keyOf(topic, key));
-        return bus.notifyExpressions(now);
+        return bus.notifyPayloads(now);
       },
     },
   );

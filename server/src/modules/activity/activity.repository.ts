@@ -1,5 +1,6 @@
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { insertInChunks } from '../../db/dialect/bulk.js';
+import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
 import { idAt, idFloor, newId } from '../../shared/ids.js';
 import type { ActivityActor } from '../../shared/principals.js';
 import { isoAt } from '../../shared/time.js';
@@ -43,13 +44,9 @@ export async function recordActivity(
   await insertInChunks(trx, 'activity', activityRows(projectIds, actor, records, backdatedTo));
 }
 
-/** The record of one change as one insert, not yet run: for a writer that folds it into its own statement. */
-export const activityInsert = (
-  trx: DbOrTx,
-  projectId: string,
-  actor: ActivityActor,
-  record: ActivityRecord,
-) => trx.insertInto('activity').values(activityRows(projectId, actor, record));
+/** The record of one change, not yet written: for a writer that folds it into its own statement. */
+export const activityWrite = (projectId: string, actor: ActivityActor, record: ActivityRecord): SideWrite =>
+  sideWrite('activity', activityRows(projectId, actor, record));
 
 function activityRows(
   projectIds: string | readonly string[],

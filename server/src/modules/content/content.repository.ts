@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect/index.js';
+import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
 import { checkedRole, type SessionCheck } from '../auth/session-check.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 
@@ -123,7 +124,7 @@ const declaredFieldsOf = (db: DbOrTx, entry: 'e' | 'contentEntries') =>
 export const updateEntryIfUnchanged = (
   db: DbOrTx,
   projectId: string,
-  read: EntryForWrite,
+  read: Pick<EntryForWrite, 'id' | 'version' | 'declaredFields'>,
   set: Parameters<typeof updateEntryQuery>[2],
   published?: 'set' | 'clear',
 ) =>
@@ -226,8 +227,8 @@ export const publishDraftsOfPage = (trx: Tx, projectId: string, pageId: string, 
     .returningAll()
     .execute();
 
-/** The history rows' insert, not yet run (rows must not be empty). */
-export const historyInsert = (trx: DbOrTx, rows: HistoryRow[]) => trx.insertInto('entryHistory').values(rows);
+/** History rows (not none), not yet written: for the write they record (db/dialect/together.ts). */
+export const historyWrite = (rows: HistoryRow[]): SideWrite => sideWrite('entryHistory', rows);
 
 /** Newest first, by time-sortable id; `before` is the cursor (last id of the previous page). */
 export function historyOf(

@@ -1,4 +1,4 @@
-import type { Db, DbOrTx, Tx } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import {
   type ChangeBus,
   type Changed,
@@ -8,7 +8,13 @@ import {
   transactionWithChanges,
 } from '../../db/dialect/change-bus.js';
 import { dialectOf } from '../../db/dialect/index.js';
-import { type SideWrite, writeTogether, writeTogetherIfMatched } from '../../db/dialect/together.js';
+import {
+  runSideWrites,
+  type SideWrite,
+  writeTogether,
+  writeTogetherIfMatched,
+} from '../../db/dialect/together.js';
+import { createStatementTemplates } from '../../db/statement-templates.js';
 import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
@@ -16,7 +22,7 @@ import { newId } from '../../shared/ids.js';
 import { memberBehind, type SystemActor, type UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
 import { actorLabel } from '../activity/activity.describe.js';
-import { activityInsert, recordActivity } from '../activity/activity.repository.js';
+import { activityWrite, recordActivity } from '../activity/activity.repository.js';
 import {
   type SessionCheck,
   sessionAllows,
@@ -26,7 +32,7 @@ import {
 import type { EntryStubs } from '../definitions/definitions.service.js';
 import { checkFieldValue } from '../definitions/field-types.js';
 import { LIMITS } from '../definitions/limits.js';
-import { eventInsert } from '../events/events.repository.js';
+import { eventWrite } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
@@ -196,7 +202,6 @@ export function createContentOperations(definitions: DeclaredTypes) {
    * and the cache topics it touches. `rows`: the entries as they are after the change.
    */
   async function announcement(
-    trx: DbOrTx,
     changed: Changed,
     type: 'content.published' | 'content.unpublished',
     rows: EntryRow[],
@@ -211,8 +216,7 @@ export function createContentOperations(definitions: DeclaredTypes) {
     await changed(TOPICS.page, pageKey(first.projectId, first.pageId));
     await changed(TOPICS.snapshot, first.projectId);
     return [
-      repo.historyInsert(
-        trx,
+      repo.historyWrite(
         rows.map((row, i) => ({
           id: newId('his'),
           projectId: row.projectId,
@@ -224,7 +228,7 @@ export function createContentOperations(definitions: DeclaredTypes) {
           at: now,
         })),
       ),
-      eventInsert(trx, first.projectId, type, {
+      eventWrite(first.projectId, type, {
         pageId: first.pageId,
         entries: rows.map(eventEntry),
         actor: member,
@@ -260,7 +264,6 @@ export function createContentOperations(definitions: DeclaredTypes) {
    * that go with it (built, not run). Shared by the locked write and the optimistic one (`update`).
    */
   async function planUpdate(
-    db: DbOrTx,
     changed: Changed,
     projectId: string,
     row: repo.EntryForWrite,
@@ -282,7 +285,7 @@ export function createContentOperations(definitions: DeclaredTypes) {
     if (working === row.fields && !publish) return null;
     if (!publish) {
       await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
-      const activity = activityInsert(db, projectId, actor, {
+      const activity = activityWrite(projectId, actor, {
         action: 'entry.updated',
         target: { type: 'entry', id: row.id },
         summary: `${actorLabel(actor)} saved a draft of ${describeEntry(row)}.`,
@@ -297,9 +300,9 @@ export function createContentOperations(definitions: DeclaredTypes) {
       publishedAt: now,
       updatedAt: now,
     };
-    const inserts = await announcement(db, changed, 'content.published', [after], actor, now, [working]);
+    const inserts = await announcement(changed, 'content.published', [after], actor, now, [working]);
     inserts.push(
-      activityInsert(db, projectId, actor, {
+      activityWrite(projectId, actor, {
         action: 'entry.published',
         target: { type: 'entry', id: row.id },
         summary: `${actorLabel(actor)} ${working === row.fields ? 'published' : 'saved and published'} ${describeEntry(row)}.`,
@@ -321,7 +324,7 @@ export function createContentOperations(definitions: DeclaredTypes) {
     check?: SessionCheck,
   ): Promise<repo.EntryForWrite> {
     const row = await lockedEntry(trx, projectId, entryId, ifMatch, check);
-    const plan = await planUpdate(trx, changed, projectId, row, patch, actor);
+    const plan = await planUpdate(changed, projectId, row, patch, actor);
     if (!plan) return row;
     const updated = await writeEntry(trx, changed, row, plan.set, plan.published, plan.inserts);
     return { ...updated, declaredFields: row.declaredFields };
@@ -332,8 +335,8 @@ export function createContentOperations(definitions: DeclaredTypes) {
     const rows = await repo.publishDraftsOfPage(trx, projectId, pageId, now);
     rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
     const recorded = rows.map((r) => r.fields);
-    const inserts = await announcement(trx, changed, 'content.published', rows, actor, now, recorded);
-    for (const insert of inserts) await insert.execute();
+    const inserts = await announcement(changed, 'content.published', rows, actor, now, recorded);
+    await runSideWrites(trx, inserts);
     if (rows.length > 0) {
       await recordActivity(trx, projectId, actor, {
         action: 'page.published',
@@ -356,11 +359,11 @@ export function createContentOperations(definitions: DeclaredTypes) {
     if (row.publishedFields === null) return toEntry(row);
     const now = isoNow();
     const after: EntryRow = { ...row, publishedFields: null, publishedAt: null, updatedAt: now };
-    const inserts = await announcement(trx, changed, 'content.unpublished', [after], actor, now, [
+    const inserts = await announcement(changed, 'content.unpublished', [after], actor, now, [
       row.publishedFields,
     ]);
     inserts.push(
-      activityInsert(trx, projectId, actor, {
+      activityWrite(projectId, actor, {
         action: 'entry.unpublished',
         target: { type: 'entry', id: row.id },
         summary: `${actorLabel(actor)} unpublished ${describeEntry(row)}.`,
@@ -389,6 +392,8 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     createContentOperations(definitions);
   // PostgreSQL only: there a lock costs round trips (BEGIN, the locking read, COMMIT); SQLite's are in-process.
   const memo = dialectOf(db) === 'postgres' ? createEntryMemo() : null;
+  // The optimistic PATCH's statement, compiled once per shape (src/db/statement-templates.ts).
+  const templates = memo ? createStatementTemplates(db) : null;
 
   /**
    * A PATCH of an entry this instance knows, in one statement and no transaction (PostgreSQL):
@@ -409,22 +414,42 @@ export function createContentService(db: Db, bus: ChangeBus, definitions: Declar
     ifMatch: number | undefined,
     check: SessionCheck | undefined,
   ): Promise<repo.EntryForWrite | 'missed' | undefined> {
-    if (!memo) return undefined; // SQLite
+    if (!memo || !templates) return undefined; // SQLite
     const row = memo.get(projectId, entryId);
     if (!row || (ifMatch !== undefined && ifMatch !== row.version)) return undefined;
     const changes = collectChanges(bus);
     let plan: Awaited<ReturnType<typeof planUpdate>>;
     try {
-      plan = await planUpdate(db, changes.changed, projectId, row, patch, actor);
+      plan = await planUpdate(changes.changed, projectId, row, patch, actor);
     } catch {
       return undefined; // judged on remembered facts: the locked path judges again on fresh ones
     }
     if (!plan) return undefined;
-    const main = repo
-      .updateEntryIfUnchanged(db, projectId, row, plan.set, plan.published)
-      .$if(check !== undefined, (q) => q.where(sessionAllows(db, check as SessionCheck, isoNow())));
+    const { published, set } = plan;
+    const values = {
+      projectId,
+      read: { id: row.id, version: row.version, declaredFields: row.declaredFields },
+      set,
+      // Undefined, not null, without a session: the statement's shape follows it (statement-templates.ts).
+      session: check && { tokenHash: check.tokenHash, projectId: check.projectId, roles: [...check.roles] },
+      now: isoNow(),
+    };
+    const main = {
+      shape: `published=${published ?? 'unchanged'}`,
+      values,
+      build: (db: Db, v: typeof values) =>
+        repo
+          .updateEntryIfUnchanged(db, v.projectId, v.read, v.set, published)
+          .$if(v.session !== undefined, (q) => q.where(sessionAllows(db, v.session as SessionCheck, v.now))),
+    };
     const [written] =
-      (await writeTogetherIfMatched<EntryRow>(db, main, plan.inserts, changes.changed.take())) ?? [];
+      (await writeTogetherIfMatched<EntryRow, typeof values>(
+        db,
+        templates,
+        main,
+        plan.inserts,
+        changes.changed.take(),
+      )) ?? [];
     if (!written) return 'missed';
     sessionCheckPassed(check);
     changes.deliverLocal();

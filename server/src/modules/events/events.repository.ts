@@ -1,5 +1,6 @@
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { skipLocked } from '../../db/dialect/claim.js';
+import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
 import { byCodeUnits } from '../../shared/canonical.js';
 import { newId } from '../../shared/ids.js';
 import { isoNow } from '../../shared/time.js';
@@ -17,26 +18,29 @@ export async function enqueueEvent(
   data: Record<string, unknown>,
 ): Promise<string> {
   const id = newId('evt');
-  await eventInsert(trx, projectId, type, data, id).execute();
+  await trx
+    .insertInto('events')
+    .values(eventRow(projectId, type, data, id))
+    .execute();
   return id;
 }
 
-/** enqueueEvent's statement, not yet run: for a writer that folds it into its own (db/dialect/together.ts). */
-export const eventInsert = (
-  trx: DbOrTx,
+const eventRow = (projectId: string, type: EventType, data: Record<string, unknown>, id: string) => ({
+  id,
+  projectId,
+  type,
+  data: JSON.stringify({ projectId, ...data }),
+  createdAt: isoNow(),
+  dispatchedAt: null,
+});
+
+/** enqueueEvent's row, not yet written: for a writer that folds it into its own statement (db/dialect/together.ts). */
+export const eventWrite = (
   projectId: string,
   type: EventType,
   data: Record<string, unknown>,
   id = newId('evt'),
-) =>
-  trx.insertInto('events').values({
-    id,
-    projectId,
-    type,
-    data: JSON.stringify({ projectId, ...data }),
-    createdAt: isoNow(),
-    dispatchedAt: null,
-  });
+): SideWrite => sideWrite('events', [eventRow(projectId, type, data, id)]);
 
 /**
  * The outbox consumer's claim: stamps up to `limit` pending events dispatched and returns them, in
