@@ -144,6 +144,11 @@ async function load(
   }
 }
 
+/** A run with error answers is no figure: its req/s would count refusals (or a bug's fast failures). */
+function refuseErrors(system: string, scenario: Scenario, errors: number): void {
+  if (errors > 0) throw new Error(`${system} answered ${errors} errors in the "${scenario}" scenario`);
+}
+
 async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures[]> {
   const env: Record<string, string> = {
     LOG_LEVEL: 'warn',
@@ -172,6 +177,7 @@ async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures
       const paths = (scenario === 'ten' ? ids : [ids[0]!]).map((id) => `/v1/content/${id}`);
       await load(server.url, headers, paths, body, server.child.pid!, db === 'postgres', WARM_UP);
       const f = await load(server.url, headers, paths, body, server.child.pid!, db === 'postgres');
+      refuseErrors(`Folio ${db}`, scenario, f.errors);
       out.push({ system: `folio-${db}`, scenario, ...f });
     }
     return out;
@@ -192,6 +198,7 @@ async function runDirectus(directus: DirectusServer): Promise<Figures[]> {
     const paths = ids.map((id) => `/items/${directus.collection}/${id}`);
     await load(directus.url, directus.headers, paths, body, directus.pid, true, WARM_UP);
     const f = await load(directus.url, directus.headers, paths, body, directus.pid, true);
+    refuseErrors('Directus', scenario, f.errors);
     out.push({ system: 'directus', scenario, ...f });
   }
   return out;
