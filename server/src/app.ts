@@ -246,7 +246,9 @@ export async function buildApp({
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const content = createContentService(db, changes, { fieldTypesOf });
+  const content = createContentService(db, changes, { fieldTypesOf }, (err) =>
+    app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
+  );
   const definitions = createDefinitionsService(db, changes, entryStubs, {
     modeOf: projects.definitionSyncOf,
     limiter: syncLimit,

@@ -386,14 +386,22 @@ export function createContentOperations(definitions: DeclaredTypes) {
   };
 }
 
-export function createContentService(db: Db, bus: ChangeBus, definitions: DeclaredTypes) {
+export function createContentService(
+  db: Db,
+  bus: ChangeBus,
+  definitions: DeclaredTypes,
+  /** Told when a statement template would not reproduce its build (a bug; the write still succeeds). */
+  onTemplateMismatch?: (err: Error) => void,
+) {
   const pages = createPublishedPages(db, bus);
   const { validate, lockedEntry, planUpdate, updateRowIn, bulkPublishIn, unpublishIn, publishEntryIn } =
     createContentOperations(definitions);
   // PostgreSQL only: there a lock costs round trips (BEGIN, the locking read, COMMIT); SQLite's are in-process.
   const memo = dialectOf(db) === 'postgres' ? createEntryMemo() : null;
   // The optimistic PATCH's statement, compiled once per shape (src/db/statement-templates.ts).
-  const templates = memo ? createStatementTemplates(db) : null;
+  const templates = memo
+    ? createStatementTemplates(db, onTemplateMismatch ? { onMismatch: onTemplateMismatch } : {})
+    : null;
 
   /**
    * A PATCH of an entry this instance knows, in one statement and no transaction (PostgreSQL):
