@@ -1,6 +1,7 @@
 import { type Compilable, type Insertable, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import type { StatementTemplates } from '../statement-templates.js';
+import { insertInChunks } from './bulk.js';
 import { pgNotify } from './change-bus.js';
 import { dialectOf } from './index.js';
 
@@ -18,22 +19,32 @@ import { dialectOf } from './index.js';
  * them as `pg_notify` calls.
  */
 /** Rows that go with a write, to be inserted by it: data only, so a statement template can bind them. */
-export interface SideWrite<T extends keyof Database = keyof Database> {
-  table: T;
-  rows: readonly Insertable<Database[T]>[];
+export interface SideWrite {
+  table: keyof Database;
+  rows: readonly object[];
 }
 
-/** A SideWrite of `rows` into `table` (the modules that own a table say what its rows hold). */
-export const sideWrite = <T extends keyof Database>(table: T, rows: readonly Insertable<Database[T]>[]) =>
-  ({ table, rows }) as SideWrite;
+/** A SideWrite of `rows` into `table`, typed by the table (its module says what a row holds). */
+export const sideWrite = <T extends keyof Database>(
+  table: T,
+  rows: readonly Insertable<Database[T]>[],
+): SideWrite => ({ table, rows });
 
-const insertOf = (db: Kysely<any>, table: string, rows: readonly object[]) =>
-  db.insertInto(table).values(rows as Record<string, unknown>[]);
-
-/** Writes `writes` one statement each: for a writer with nothing to fold them into. */
+/** Writes `writes` as plain inserts: for a writer with nothing to fold them into (and SQLite). */
 export async function runSideWrites(trx: Kysely<any>, writes: readonly SideWrite[]): Promise<void> {
-  for (const write of writes) await insertOf(trx, write.table, write.rows).execute();
+  for (const write of writes) await insertInChunks(trx, write.table, write.rows);
 }
+
+/** `w0 as (insert …), w1 as (insert …)`: each side write's rows (`rowsOf`, the real ones or a template's). */
+const insertCtes = (db: Kysely<any>, writes: readonly SideWrite[], rowsOf = (i: number) => writes[i]!.rows) =>
+  writes.map(
+    (write, i) =>
+      sql`${sql.id(`w${i}`)} as (${db.insertInto(write.table).values(rowsOf(i) as Record<string, unknown>[])})`,
+  );
+
+/** `, pg_notify(…), …` after a statement's columns; nothing without payloads. */
+const notifyColumns = (payloads: readonly unknown[]) =>
+  payloads.length > 0 ? sql`, ${sql.join(payloads.map(pgNotify))}` : sql``;
 
 export async function writeTogether<Row>(
   trx: Kysely<any>,
@@ -45,12 +56,9 @@ export async function writeTogether<Row>(
     await runSideWrites(trx, inserts);
     return (await trx.executeQuery(main.compile())).rows;
   }
-  const ctes = inserts.map(
-    (insert, i) => sql`${sql.id(`w${i}`)} as (${insertOf(trx, insert.table, insert.rows)})`,
-  );
+  const ctes = insertCtes(trx, inserts);
   const head = ctes.length > 0 ? sql`with ${sql.join(ctes)} ` : sql``;
-  const tail = notify.length > 0 ? sql`, ${sql.join(notify.map(pgNotify))}` : sql``;
-  const result = await sql<Row>`${head}${main as any}${tail}`.execute(trx);
+  const result = await sql<Row>`${head}${main as any}${notifyColumns(notify)}`.execute(trx);
   return result.rows;
 }
 
@@ -93,13 +101,10 @@ export async function writeTogetherIfMatched<Row, V>(
   const statement = templates.compile(shape, values, (v) => {
     const ctes = [
       sql`matched as (${main.build(db, v.main) as any})`,
-      ...inserts.map(
-        (insert, i) => sql`${sql.id(`w${i}`)} as (${insertOf(db, insert.table, v.inserts[i]!)})`,
-      ),
+      ...insertCtes(db, inserts, (i) => v.inserts[i]!),
     ];
-    const tail = v.notify.length > 0 ? sql`, ${sql.join(v.notify.map(pgNotify))}` : sql``;
     const guard = sql`select case when count(*) = 0 then concat(${sql.lit(NOT_WRITTEN)}, count(*))::int else 1 end as written from matched`;
-    return sql`with ${sql.join(ctes)} select guard.written, matched.*${tail} from (${guard}) as guard left join matched on true`;
+    return sql`with ${sql.join(ctes)} select guard.written, matched.*${notifyColumns(v.notify)} from (${guard}) as guard left join matched on true`;
   });
   try {
     return (await db.executeQuery<Row>(statement)).rows;
