@@ -23,7 +23,9 @@
  * system names to run only those (for a quick comparison while working; the table wants them all).
  * BENCH_PG_VARIANTS="label:KEY=value,KEY=value;label2:KEY=value": also Folio PostgreSQL at the default
  * level with that extra environment (e.g. `no worker:CMS_WORKER_ENABLED=false`,
- * `semi32:NODE_OPTIONS=--max-semi-space-size=32`), measured in the same turns as the rest.
+ * `semi32:NODE_OPTIONS=--max-semi-space-size=32`), measured in the same turns as the rest. The key
+ * NODE_ARGS passes flags on node's command line instead, for the V8 flags NODE_OPTIONS refuses
+ * (`seed1:NODE_ARGS=--hash-seed=1`, `nopre:NODE_ARGS=--no-allocation-site-pretenuring --trace-gc`).
  * Writes bench/results/speed.json and speed.md.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -367,8 +369,15 @@ async function main() {
         if (equals < 1) throw new Error(`BENCH_PG_VARIANTS: "${setting}" is not KEY=value`);
         env[setting.slice(0, equals)] = setting.slice(equals + 1);
       }
+      // NODE_ARGS: node's own flags, before the script (V8's flags are refused in NODE_OPTIONS).
+      const { NODE_ARGS: nodeArgs = '', ...rest } = env;
       const base = folio(pgUrl.toString(), 'info', pgKey);
-      order.push({ ...base, name: `${base.name} (${label})`, env: { ...base.env, ...env } });
+      order.push({
+        ...base,
+        name: `${base.name} (${label})`,
+        args: [...nodeArgs.split(' ').filter(Boolean), ...base.args],
+        env: { ...base.env, ...rest },
+      });
     }
     const only = process.env.BENCH_ONLY?.split(',');
     if (only)
