@@ -1,3 +1,5 @@
+// First: it must run before every other module (see the module).
+import './process-setup.js';
 import pino from 'pino';
 import { type Config, loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/connect.js';
