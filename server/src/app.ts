@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import { type ChangeBus, createChangeBus } from './db/dialect/change-bus.js';
@@ -12,7 +11,7 @@ import { installErrorHandling } from './http/errors.js';
 import { createFastReads } from './http/fast-reads.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/framing.js';
 import { createLazySchemas, lazySerializerFactory } from './http/lazy-schemas.js';
-import { installAccessLog, loggerOptions } from './http/logging.js';
+import { installAccessLog, type LogSink, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import { installRequestMetrics, RequestSeries } from './http/request-metrics.js';
@@ -95,7 +94,7 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   /** Where logs go (tests capture them); stdout by default. */
-  logStream?: DestinationStream;
+  logStream?: LogSink;
   /**
    * The process's metrics (GET /metrics). src/server.ts passes the one its in-process worker also
    * counts into; without it the app makes its own. One app per Metrics: the app registers its series.

@@ -1,8 +1,26 @@
 import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createAccessLog } from './logging.js';
+import { ACCESS_BATCH_BYTES, createAccessLog, fdSink, type LogSink } from './logging.js';
 
 const base = { pid: 42, hostname: 'host-a' };
+/** A sink that keeps what it is given, as text. */
+function keeper(): LogSink & { chunks: string[]; sizes: number[] } {
+  const chunks: string[] = [];
+  const sizes: number[] = [];
+  return {
+    chunks,
+    sizes,
+    write(chunk) {
+      assert.ok(Buffer.isBuffer(chunk), 'the access log hands over bytes');
+      chunks.push(chunk.toString('utf8'));
+      sizes.push(chunk.length);
+    },
+  };
+}
+
 const line = (i: number) => ({
   reqId: `req-${i}`,
   method: 'GET',
@@ -13,8 +31,8 @@ const line = (i: number) => ({
 
 describe('access log', () => {
   it("keeps lines off the destination until a flush, then writes them at once, in pino's shape", () => {
-    const chunks: string[] = [];
-    const log = createAccessLog({ write: (c: string) => chunks.push(c) }, base);
+    const { chunks, write } = keeper();
+    const log = createAccessLog({ write }, base);
     try {
       log.write(line(1));
       log.write(line(2));
@@ -45,17 +63,46 @@ describe('access log', () => {
   });
 
   it('writes a full batch without waiting for the timer, and the rest on close', () => {
-    const chunks: string[] = [];
-    const log = createAccessLog({ write: (c: string) => chunks.push(c) }, base);
-    for (let i = 0; i < 258; i++) log.write(line(i));
-    assert.equal(chunks.length, 1);
-    assert.equal((chunks[0] as string).split('\n').length - 1, 256);
+    const sink = keeper();
+    const log = createAccessLog(sink, base);
+    let written = 0;
+    while (sink.chunks.length === 0) log.write(line(written++));
+    assert.ok((sink.sizes[0] as number) <= ACCESS_BATCH_BYTES, 'a batch stays within its buffer');
+    assert.ok(written > 200, `${written} lines in a batch`);
+    log.write(line(written++));
     log.close();
-    assert.equal(chunks.length, 2);
-    assert.equal((chunks[1] as string).split('\n').length - 1, 2);
-    log.write(line(259));
+    assert.equal(sink.chunks.length, 2);
+    const lines = sink.chunks.join('').split('\n');
+    assert.equal(lines.pop(), '', 'whole lines only');
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l).reqId),
+      Array.from({ length: written }, (_, i) => `req-${i}`),
+      'every line once, in order',
+    );
+    log.write(line(written));
     log.flush();
-    assert.equal(chunks.length, 3, 'a write after close is not lost either');
+    assert.equal(sink.chunks.length, 3, 'a write after close is not lost either');
+  });
+
+  it('writes a line longer than a batch on its own, after the lines kept before it', () => {
+    const sink = keeper();
+    const log = createAccessLog(sink, base);
+    const long = { ...line(2), url: `/v1/content/${'\u00e9'.repeat(ACCESS_BATCH_BYTES)}` };
+    log.write(line(1));
+    log.write(long);
+    log.write(line(3));
+    log.close();
+    assert.equal(sink.chunks.length, 3);
+    const parsed = sink.chunks
+      .join('')
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      parsed.map((p) => p.reqId),
+      ['req-1', 'req-2', 'req-3'],
+    );
+    assert.equal(parsed[1].url, long.url, 'two UTF-8 bytes a character, whole');
   });
 
   it('escapes a field exactly as JSON.stringify does, and only when it must', () => {
@@ -67,8 +114,8 @@ describe('access log', () => {
       '/lone\ud800surrogate',
       '/del\u007f',
     ];
-    const chunks: string[] = [];
-    const log = createAccessLog({ write: (c: string) => chunks.push(c) }, { pid: 1, hostname: 'h"ost' });
+    const { chunks, write } = keeper();
+    const log = createAccessLog({ write }, { pid: 1, hostname: 'h"ost' });
     for (const url of urls) log.write({ ...line(0), reqId: `r"${url.length}`, url });
     log.close();
     const lines = (chunks[0] as string).split('\n').slice(0, -1);
@@ -79,5 +126,28 @@ describe('access log', () => {
       assert.equal(JSON.parse(raw).reqId, `r"${url.length}`);
       assert.equal(JSON.parse(raw).hostname, 'h"ost');
     });
+  });
+
+  it("fdSink writes pino's strings and the access log's bytes to the file, in order", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-sink-'));
+    const fd = openSync(join(dir, 'out.log'), 'w');
+    try {
+      const sink = fdSink(fd);
+      let expected = '';
+      // Many writes at once, so that strings and bytes wait together behind a write in flight.
+      for (let i = 0; i < 3000; i++) {
+        const text = i % 3 === 0 ? `pino caf\u00e9 \ud83d\ude00 ${i}\n` : `access ${i}\n`;
+        sink.write(i % 3 === 0 ? text : Buffer.from(text));
+        expected += text;
+      }
+      const bytes = Buffer.byteLength(expected);
+      for (let waited = 0; readFileSync(join(dir, 'out.log')).length < bytes && waited < 5000; waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(readFileSync(join(dir, 'out.log'), 'utf8'), expected);
+    } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import pino, { type DestinationStream } from 'pino';
+import pino from 'pino';
 import type { Config } from '../config.js';
 
 /**
@@ -10,6 +10,13 @@ import type { Config } from '../config.js';
  * paying one blocking write(2) per line. Measured on the visitor read path: two synchronous lines per
  * request cost 80% of its throughput, which is why this is not Fastify's default. The buffer is
  * flushed when the app closes, and at exit (pino's own exit handler for its destination).
+ *
+ * stdout is one SonicBoom (pino.destination) in its buffer mode: the access log hands it bytes it has
+ * already encoded, and pino's own lines (few: warnings, errors, the worker's) are encoded on the way
+ * in (LogSink below). Why not its default string mode: for each batch it measured the string's UTF-8
+ * length, encoded it for the write and encoded it again after, and the first of those flattened the
+ * batch's thousands of small pieces, by then scattered in memory: 1.4 µs per access line of a server
+ * answering 304s at 14 µs (CPU profile, bench/results/speed-notes.md, round 8).
  */
 const REDACT = [
   'req.headers.authorization',
@@ -22,31 +29,47 @@ const REDACT = [
   '*.key',
 ];
 
+/** Where log output goes: pino's lines as strings, the access log's batches as bytes. */
+export interface LogSink {
+  write(chunk: string | Buffer): unknown;
+}
+
+/** A file descriptor (stdout) as a LogSink, written asynchronously: SonicBoom in its buffer mode. */
+export function fdSink(fd: number): LogSink & { flushSync(): void } {
+  const sonic = pino.destination({ dest: fd, sync: false, contentMode: 'buffer' });
+  // In buffer mode SonicBoom takes bytes only (its types know only strings): pino's lines are encoded here.
+  const bytes = sonic as unknown as { write(chunk: Buffer): boolean };
+  return {
+    write: (chunk) => bytes.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
+    flushSync: () => sonic.flushSync(),
+  };
+}
+
 export function loggerOptions(
   config: Config,
-  stream?: DestinationStream,
+  /** Instead of stdout (tests read the log from it). */
+  stream?: LogSink,
 ): {
   logger: FastifyServerOptions['logger'];
-  destination: DestinationStream | null;
+  sink: LogSink | null;
   /** Whether `info` lines (the access log) are written at this level. */
   infoEnabled: boolean;
   flush: () => void;
 } {
-  if (config.logLevel === 'silent')
-    return { logger: false, destination: null, infoEnabled: false, flush: () => {} };
-  const destination = stream ?? pino.destination({ dest: 1, sync: false });
+  if (config.logLevel === 'silent') return { logger: false, sink: null, infoEnabled: false, flush: () => {} };
+  const stdout = stream ? null : fdSink(1);
+  const sink: LogSink = stream ?? stdout!;
   const flush = () => {
-    const sonic = destination as { flushSync?: () => void };
     try {
-      sonic.flushSync?.();
+      stdout?.flushSync();
     } catch {
       // Nothing buffered, or stdout already closed: nothing to save.
     }
   };
   return {
     // Fastify logs method and URL only; redaction is the net for anything that logs headers or a body.
-    logger: { level: config.logLevel, stream: destination, redact: { paths: REDACT, censor: '[redacted]' } },
-    destination,
+    logger: { level: config.logLevel, stream: sink, redact: { paths: REDACT, censor: '[redacted]' } },
+    sink,
     infoEnabled: (pino.levels.values[config.logLevel] ?? 0) <= pino.levels.values.info!,
     flush,
   };
@@ -60,8 +83,8 @@ export interface AccessLine {
   responseTimeMs: number;
 }
 
-/** Lines kept before they are written (about 60 KB), and the longest a line waits. */
-const BATCH_LINES = 256;
+/** Bytes of lines kept before they are written (about 280 lines of a visitor read), and the longest a line waits. */
+export const ACCESS_BATCH_BYTES = 64 * 1024;
 export const ACCESS_FLUSH_MS = 1000;
 
 /** What JSON.stringify would escape in a string: quotes, backslashes, control characters, lone surrogates. */
@@ -79,38 +102,38 @@ const jsonString = (value: string): string =>
  * wildcards included, walked on every call) was half its cost and the write of each line most of
  * the rest; at LOG_LEVEL=info that made a third of the visitor read's throughput. An access line
  * holds only the five fields above, none of them secret, so it is built as one string here (a
- * field is escaped only when it needs it), appended to the batch, and the batch handed to the log
- * destination BATCH_LINES at a time, or every ACCESS_FLUSH_MS — one asynchronous write for hundreds
- * of requests instead of one each. Measured alone, a line costs about 0.7 µs of CPU, its write
- * included (1.0 µs with an array joined per batch and JSON.stringify per field).
+ * field is escaped only when it needs it), encoded at once into the batch's buffer (while its pieces
+ * are fresh in the cache), and the batch handed to the log sink when ACCESS_BATCH_BYTES are full, or
+ * every ACCESS_FLUSH_MS — one asynchronous write for hundreds of requests instead of one each.
  *
  * The trade-offs, stated: an access line can reach the log up to ACCESS_FLUSH_MS after the lines
  * pino writes at once (each line has its own `time`); closing the app and the process's `exit`
  * (process.exit, an uncaught exception, the end of the event loop) write what is kept, so a clean
  * shutdown or a crash that still runs exit handlers loses nothing; a process killed outright
- * (SIGKILL, out of memory) loses at most the last ACCESS_FLUSH_MS or BATCH_LINES lines.
+ * (SIGKILL, out of memory) loses at most the last ACCESS_FLUSH_MS or ACCESS_BATCH_BYTES of lines.
  */
 export interface AccessLog {
   write(line: AccessLine): void;
-  /** Hands every kept line to the destination. */
+  /** Hands every kept line to the sink. */
   flush(): void;
 }
 
 export function createAccessLog(
-  destination: { write(chunk: string): unknown },
+  sink: LogSink,
   base: { pid: number; hostname: string },
-  /** Writes what the destination holds, synchronously (at exit no asynchronous write completes). */
+  /** Writes what the sink holds, synchronously (at exit no asynchronous write completes). */
   flushSync: () => void = () => {},
 ): AccessLog & { close(): void } {
   const middle = `,"pid":${base.pid},"hostname":${JSON.stringify(base.hostname)},"reqId":`;
-  let batch = '';
-  let kept = 0;
+  // A new buffer per batch: the sink still holds the last one until its write completes.
+  let batch = Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
+  let used = 0;
   const flush = () => {
-    if (kept === 0) return;
-    const chunk = batch;
-    batch = '';
-    kept = 0;
-    destination.write(chunk);
+    if (used === 0) return;
+    const chunk = batch.subarray(0, used);
+    batch = Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
+    used = 0;
+    sink.write(chunk);
   };
   const timer = setInterval(flush, ACCESS_FLUSH_MS);
   timer.unref();
@@ -122,8 +145,13 @@ export function createAccessLog(
   return {
     write(line) {
       const ms = Math.round(line.responseTimeMs * 10) / 10;
-      batch += `{"level":30,"time":${Date.now()}${middle}${jsonString(line.reqId)},"method":${jsonString(line.method)},"url":${jsonString(line.url)},"statusCode":${line.statusCode},"responseTimeMs":${ms},"msg":"request"}\n`;
-      if (++kept >= BATCH_LINES) flush();
+      const text = `{"level":30,"time":${Date.now()}${middle}${jsonString(line.reqId)},"method":${jsonString(line.method)},"url":${jsonString(line.url)},"statusCode":${line.statusCode},"responseTimeMs":${ms},"msg":"request"}\n`;
+      // At most three UTF-8 bytes per UTF-16 unit: when the line might not fit, the batch goes first.
+      if (used + text.length * 3 > batch.length) {
+        flush();
+        if (text.length * 3 > batch.length) return void sink.write(Buffer.from(text));
+      }
+      used += batch.write(text, used);
     },
     flush,
     close() {
@@ -134,23 +162,19 @@ export function createAccessLog(
   };
 }
 
-/** The app's access log, or null when the level drops `info` lines; written through `destination`. */
+/** The app's access log, or null when the level drops `info` lines; written through `logging.sink`. */
 export function installAccessLog(
   app: FastifyInstance,
-  logging: { destination: DestinationStream | null; infoEnabled: boolean; flush: () => void },
+  logging: { sink: LogSink | null; infoEnabled: boolean; flush: () => void },
 ): AccessLog | null {
-  if (!logging.destination || !logging.infoEnabled) {
+  if (!logging.sink || !logging.infoEnabled) {
     app.addHook('onClose', (_app, done) => {
       logging.flush();
       done();
     });
     return null;
   }
-  const access = createAccessLog(
-    logging.destination,
-    { pid: process.pid, hostname: hostname() },
-    logging.flush,
-  );
+  const access = createAccessLog(logging.sink, { pid: process.pid, hostname: hostname() }, logging.flush);
   app.addHook('onResponse', (request, reply, done) => {
     access.write({
       reqId: request.id,

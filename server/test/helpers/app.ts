@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
+import type { LogSink } from '../../src/http/logging.js';
 import { createTestDatabase, type DbKind, dbKinds, type TestDatabase } from './db.js';
 import { checkLeaks } from './leaks.js';
 
@@ -21,7 +21,7 @@ export interface TestContext {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
-  logStream?: DestinationStream;
+  logStream?: LogSink;
   /** Only these of the available kinds (a long suite split into one file per database). */
   kinds?: DbKind[];
 }
