@@ -15,8 +15,8 @@ let pinned: object | undefined;
  * freed; the next tick makes new ones, the sites' feedback turns megamorphic, and from then on the
  * optimized `nextTick` defines both keys through V8's runtime, for the rest of the process's life.
  * Measured alone, a tick then costs 300 ns instead of 50; a 304 from Folio answered 20–24 µs of CPU
- * instead of 16–18 (bench/results/speed-notes.md, round 8). Every response calls nextTick several
- * times. One live tick object keeps its map, and through it the whole chain of transitions, alive.
+ * instead of 16–18 (bench/results/speed-notes.md, round 8; bench/speed/tick-maps.mjs shows it alone).
+ * Every response calls nextTick several times. One live tick object keeps its map, and through it the whole chain of transitions, alive.
  *
  * The only way to reach a tick object is the async_hooks `init` callback, which is given it as the
  * resource; the hook is enabled for one nextTick and disabled at once, so no hook stays installed.
