@@ -1,11 +1,11 @@
-import { createHook } from 'node:async_hooks';
+import { AsyncResource } from 'node:async_hooks';
 
-/** The tick object held for the life of the process (see pinTickObjectMaps). */
+/** The object held for the life of the process (see pinTickObjectMaps). */
 let pinned: object | undefined;
 
 /**
- * Keeps one of node's `process.nextTick` entries alive for the life of the process, so that every
- * tick stays cheap.
+ * Keeps the maps (V8's hidden classes) of node's `process.nextTick` entries alive for the life of
+ * the process, so that every tick stays cheap.
  *
  * Why: node builds each tick entry as an object literal with two computed symbol keys
  * (`{ [async_id_symbol]: …, [trigger_async_id_symbol]: …, callback, args }`, in
@@ -16,24 +16,31 @@ let pinned: object | undefined;
  * optimized `nextTick` defines both keys through V8's runtime, for the rest of the process's life.
  * Measured alone, a tick then costs 300 ns instead of 50; a 304 from Folio answered 20–24 µs of CPU
  * instead of 16–18 (bench/results/speed-notes.md, round 8; bench/speed/tick-maps.mjs shows it alone).
- * Every response calls nextTick several times. One live tick object keeps its map, and through it the whole chain of transitions, alive.
+ * Every response calls nextTick several times.
  *
- * The only way to reach a tick object is the async_hooks `init` callback, which is given it as the
- * resource; the hook is enabled for one nextTick and disabled at once, so no hook stays installed.
+ * How: an object built by a literal of the same shape, with the same two symbols, gets the same map,
+ * so holding one keeps that chain of transitions alive (its test checks it against node's own tick
+ * objects). The symbols are read off an AsyncResource, which carries both as own keys. Why not hold a
+ * real tick object, taken from an async_hooks `init` hook: enabling a hook, even once, installs V8's
+ * promise hooks, and every `await` in the process stayed 30% slower after they were removed.
  */
 export function pinTickObjectMaps(): void {
   if (pinned) return;
-  const hook = createHook({
-    init(_asyncId, type, _triggerAsyncId, resource) {
-      if (type === 'TickObject') pinned ??= resource;
-    },
-  });
-  hook.enable();
-  process.nextTick(() => {});
-  hook.disable();
+  const resource = new AsyncResource('FolioTickMaps') as unknown as Record<symbol, unknown>;
+  const keys = Object.getOwnPropertySymbols(resource);
+  const asyncId = keys.find((key) => key.description === 'async_id_symbol');
+  const triggerAsyncId = keys.find((key) => key.description === 'trigger_async_id_symbol');
+  // A node without these keys builds its ticks another way: nothing to keep.
+  if (!asyncId || !triggerAsyncId) return;
+  pinned = {
+    [asyncId]: resource[asyncId],
+    [triggerAsyncId]: resource[triggerAsyncId],
+    callback: () => {},
+    args: undefined,
+  };
 }
 
-/** The tick object pinTickObjectMaps holds, if it has run (for its test). */
+/** The object pinTickObjectMaps holds, if it has run (for its test). */
 export function pinnedTickObject(): object | undefined {
   return pinned;
 }
