@@ -57,7 +57,9 @@ if (process.argv[2] === 'case') {
     gc();
   }
   const after = await nsPerTick();
-  console.log(`${process.argv[3].padEnd(8)} ${before} ns per tick before, ${after} after; ${await nsPerAwait()} ns per await`);
+  console.log(
+    `${process.argv[3].padEnd(8)} ${before} ns per tick before, ${after} after; ${await nsPerAwait()} ns per await`,
+  );
 } else {
   for (const which of ['unpinned', 'pinned', 'unpinned', 'pinned']) {
     const run = spawnSync(process.execPath, [new URL(import.meta.url).pathname, 'case', which], {
