@@ -30,7 +30,7 @@ const line = (i: number) => ({
 });
 
 describe('access log', () => {
-  it("keeps lines off the destination until a flush, then writes them at once, in pino's shape", () => {
+  it("keeps lines off the sink until a flush, then writes them at once, in pino's shape", () => {
     const { chunks, write } = keeper();
     const log = createAccessLog({ write }, base);
     try {

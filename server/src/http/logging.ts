@@ -13,7 +13,7 @@ import type { Config } from '../config.js';
  *
  * stdout is one SonicBoom (pino.destination) in its buffer mode: the access log hands it bytes it has
  * already encoded, and pino's own lines (few: warnings, errors, the worker's) are encoded on the way
- * in (LogSink below). Why not its default string mode: for each batch it measured the string's UTF-8
+ * in (fdSink below). Why not its default string mode: for each batch it measured the string's UTF-8
  * length, encoded it for the write and encoded it again after, and the first of those flattened the
  * batch's thousands of small pieces, by then scattered in memory: 1.4 µs of CPU per access line, where
  * the whole 304 takes about 17 (CPU profile, bench/results/speed-notes.md, round 8; now 0.5 µs).
