@@ -17,41 +17,53 @@ export const MAX_DEPTH = 64;
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// What could be either: one scan of a plain class clears almost every string, so the lookarounds
+// above run only on text that holds a surrogate or a NUL.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it looks for
+const SUSPECT = /[\u0000\ud800-\udfff]/;
 const TEXT_MESSAGE = 'must not contain a NUL character or an unpaired surrogate';
+const DEPTH_MESSAGE = `must not nest deeper than ${MAX_DEPTH} levels`;
 
-export const isBadText = (text: string): boolean => text.includes('\u0000') || LONE_SURROGATE.test(text);
+export const isBadText = (text: string): boolean =>
+  SUSPECT.test(text) && (text.includes('\u0000') || LONE_SURROGATE.test(text));
 
-interface Node {
-  value: unknown;
-  depth: number;
-  parent: Node | null;
-  key: string;
-}
-
-/** `body.fields.title`, built only for the node that failed (large bodies build no paths). */
-function pathOf(node: Node): string {
-  const keys: string[] = [];
-  for (let n: Node | null = node; n; n = n.parent) keys.push(n.key);
-  return keys.reverse().join('.');
-}
-
-/** The first problem in `value` (walked without recursion, so depth cannot overflow the stack). */
+/**
+ * The first problem in `value`. A recursion that stops at MAX_DEPTH, so it cannot overflow the
+ * stack; it allocates nothing per value (a save of 1,000 objects is some 70,000 strings: the walk
+ * with a node object per value cost 20 ms of it), and keeps the keys it is under in `keys`, so the
+ * path is joined only for the value that failed.
+ */
 export function inputProblem(value: unknown, root: string): FieldProblem | null {
-  const stack: Node[] = [{ value, depth: 0, parent: null, key: root }];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    const current = node.value;
-    if (typeof current === 'string') {
-      if (isBadText(current)) return { path: pathOf(node), message: TEXT_MESSAGE };
-    } else if (current !== null && typeof current === 'object') {
-      if (node.depth >= MAX_DEPTH)
-        return { path: pathOf(node), message: `must not nest deeper than ${MAX_DEPTH} levels` };
-      for (const [key, child] of Object.entries(current)) {
-        if (isBadText(key))
-          return { path: `${pathOf(node)}.${key}`, message: `property names ${TEXT_MESSAGE}` };
-        stack.push({ value: child, depth: node.depth + 1, parent: node, key });
-      }
+  const keys = [root];
+  const message = problemIn(value, 0, keys);
+  return message === null ? null : { path: keys.join('.'), message };
+}
+
+/** The message of the first problem under `value`, `keys` left as the path to it; null when none. */
+function problemIn(value: unknown, depth: number, keys: string[]): string | null {
+  if (typeof value === 'string') return isBadText(value) ? TEXT_MESSAGE : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_DEPTH) return DEPTH_MESSAGE;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (child === null || (typeof child !== 'object' && typeof child !== 'string')) continue;
+      keys.push(String(i));
+      const message = problemIn(child, depth + 1, keys);
+      if (message !== null) return message;
+      keys.pop();
     }
+    return null;
+  }
+  const object = value as Record<string, unknown>;
+  const names = Object.keys(object);
+  for (let i = 0; i < names.length; i++) {
+    const key = names[i] as string;
+    keys.push(key);
+    if (isBadText(key)) return `property names ${TEXT_MESSAGE}`;
+    const message = problemIn(object[key], depth + 1, keys);
+    if (message !== null) return message;
+    keys.pop();
   }
   return null;
 }

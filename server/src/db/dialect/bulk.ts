@@ -21,9 +21,13 @@ export function chunksFor<T>(rows: readonly T[], paramsPerRow: number): T[][] {
 }
 
 /**
- * Inserts many rows with the query builder, in as few statements as the bind-parameter limit
- * allows (rows of one table have the same columns). For writes of hundreds of rows; bulkUpsert is
- * for tens of thousands.
+ * Inserts many rows, in as few statements as the bind-parameter limit allows. Rows of one table
+ * have the same columns: the statement's head (`insert into "t" ("a", "b") values`) is compiled by
+ * the query builder once per table and columns, from a one-row insert, so identifiers are mapped
+ * and quoted as everywhere else; the tuples are written here. Why not the builder for all of it: a
+ * save of 1,000 objects writes 1,000 activity records, and building and compiling 9,000 value nodes
+ * was 17 ms of that save's JavaScript. Rows whose keys differ from the first row's, or that hold an
+ * `undefined` (which the builder turns into the column's default), go through the builder.
  */
 export async function insertInChunks<Row extends object>(
   db: Kysely<any>,
@@ -32,9 +36,72 @@ export async function insertInChunks<Row extends object>(
 ): Promise<void> {
   const first = rows[0];
   if (!first) return;
-  for (const chunk of chunksFor(rows, Object.keys(first).length)) {
-    await db.insertInto(table).values(chunk).execute();
+  const statements = insertStatements(db, table, rows);
+  if (statements) {
+    for (const statement of statements) await db.executeQuery(statement);
+    return;
   }
+  for (const chunk of chunksFor(rows, Object.keys(first).length))
+    await db.insertInto(table).values(chunk).execute();
+}
+
+/** insertInChunks's statements, written without the builder; null when the builder must write them. */
+export function insertStatements(
+  db: Kysely<any>,
+  table: string,
+  rows: readonly object[],
+): CompiledQuery[] | null {
+  const first = rows[0];
+  if (!first) return [];
+  const columns = Object.keys(first);
+  const values = rowValues(rows, columns);
+  if (!values) return null;
+  const head = insertHead(db, table, first, columns);
+  return chunksFor(values, columns.length).map((chunk) =>
+    CompiledQuery.raw(`${head} ${tuplePlaceholders(db, chunk.length, columns.length)}`, chunk.flat()),
+  );
+}
+
+/** Each row's values in `columns` order; null when a row has other keys or an undefined value. */
+function rowValues(rows: readonly object[], columns: readonly string[]): unknown[][] | null {
+  const out: unknown[][] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as Record<string, unknown>;
+    const keys = Object.keys(row);
+    if (keys.length !== columns.length) return null;
+    const tuple: unknown[] = new Array(columns.length);
+    for (let c = 0; c < columns.length; c++) {
+      const value = row[columns[c] as string];
+      if (keys[c] !== columns[c] || value === undefined) return null;
+      tuple[c] = value;
+    }
+    out[r] = tuple;
+  }
+  return out;
+}
+
+/**
+ * `insert into "table" ("col", …) values`, as the builder compiles it; memoised per database
+ * handle, by its adapter: the one object a handle shares with its transactions.
+ */
+const heads = new WeakMap<object, Map<string, string>>();
+function insertHead(db: Kysely<any>, table: string, first: object, columns: readonly string[]): string {
+  const handle = db.getExecutor().adapter;
+  let known = heads.get(handle);
+  if (!known) {
+    known = new Map();
+    heads.set(handle, known);
+  }
+  const key = `${table}\u0000${columns.join(',')}`;
+  let head = known.get(key);
+  if (head === undefined) {
+    const { sql } = db.insertInto(table).values(first).compile();
+    const at = sql.lastIndexOf(' values (');
+    if (at < 0) throw new Error(`insertInChunks: no values list in ${sql}`);
+    head = sql.slice(0, at + ' values'.length);
+    known.set(key, head);
+  }
+  return head;
 }
 
 /** `(p1, p2), (p3, p4)…` for `rows` tuples of `width` parameters, numbered from `start` (1-based). */
