@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { sql } from 'kysely';
 import { insertInChunks, insertStatements, MAX_BIND_PARAMS } from '../../src/db/dialect/bulk.js';
 import { describeEachDb } from '../helpers/app.js';
 import { newProject } from '../helpers/factories.js';
@@ -40,6 +41,10 @@ describeEachDb('insertInChunks', (ctx) => {
     const { projectId, ...rest } = record('p', 3);
     const reordered = { projectId, ...rest, id: rest.id }; // the same keys, in another order
     assert.equal(insertStatements(ctx.db, 'activity', [a, reordered]), null);
+    assert.equal(
+      insertStatements(ctx.db, 'activity', [a, { ...record('p', 4), summary: sql<string>`'x'` }]),
+      null,
+    );
   });
 
   it('inserts every row, over several statements, by either path, inside a transaction', async () => {
@@ -54,6 +59,10 @@ describeEachDb('insertInChunks', (ctx) => {
     // The builder's path: a row without actorName gets the column's default (null).
     const { actorName: _, ...odd } = record(project.id, count);
     await insertInChunks(ctx.db, 'activity', [record(project.id, count + 1), odd]);
+    // And a row holding an expression.
+    await insertInChunks(ctx.db, 'activity', [
+      { ...record(project.id, count + 2), summary: sql<string>`'by sql'` },
+    ]);
 
     const stored = await ctx.db
       .selectFrom('activity')
@@ -62,10 +71,11 @@ describeEachDb('insertInChunks', (ctx) => {
       .where('id', 'like', 'act_chunks_%')
       .orderBy('id')
       .execute();
-    assert.equal(stored.length, count + 2);
+    assert.equal(stored.length, count + 3);
     assert.deepEqual(stored[1], rows[1]);
     assert.deepEqual(stored[7], rows[7]);
     assert.equal(stored[count]?.actorName, null);
     assert.equal(stored[count + 1]?.actorName, `Ada ${count + 1}`);
+    assert.equal(stored[count + 2]?.summary, 'by sql');
   });
 });

@@ -27,7 +27,8 @@ export function chunksFor<T>(rows: readonly T[], paramsPerRow: number): T[][] {
  * and quoted as everywhere else; the tuples are written here. Why not the builder for all of it: a
  * save of 1,000 objects writes 1,000 activity records, and building and compiling 9,000 value nodes
  * was 17 ms of that save's JavaScript. Rows whose keys differ from the first row's, or that hold an
- * `undefined` (which the builder turns into the column's default), go through the builder.
+ * `undefined` (which the builder turns into the column's default) or an expression, go through the
+ * builder.
  */
 export async function insertInChunks<Row extends object>(
   db: Kysely<any>,
@@ -62,7 +63,13 @@ export function insertStatements(
   );
 }
 
-/** Each row's values in `columns` order; null when a row has other keys or an undefined value. */
+/** A query-builder expression (sql`…`, a subquery): only the builder can write it into a statement. */
+const isExpression = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { toOperationNode?: unknown }).toOperationNode === 'function';
+
+/** Each row's values in `columns` order; null when a row has other keys, an undefined value or an expression. */
 function rowValues(rows: readonly object[], columns: readonly string[]): unknown[][] | null {
   const out: unknown[][] = new Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
@@ -72,7 +79,7 @@ function rowValues(rows: readonly object[], columns: readonly string[]): unknown
     const tuple: unknown[] = new Array(columns.length);
     for (let c = 0; c < columns.length; c++) {
       const value = row[columns[c] as string];
-      if (keys[c] !== columns[c] || value === undefined) return null;
+      if (keys[c] !== columns[c] || value === undefined || isExpression(value)) return null;
       tuple[c] = value;
     }
     out[r] = tuple;
