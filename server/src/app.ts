@@ -317,8 +317,11 @@ export async function buildApp({
 
   // Media bytes: a local directory or an S3-compatible bucket (CMS_STORAGE). init() clears staging
   // files a crash left behind; sweepDeletions finishes removals a crash interrupted.
-  const mediaStorage = await createMediaStorage(config.storage, config.dataDir, (err) =>
-    app.log.warn({ error: (err as Error).message }, 'media storage unavailable'),
+  const mediaStorage = await createMediaStorage(
+    config.storage,
+    config.dataDir,
+    config.mediaCacheBytes,
+    (err) => app.log.warn({ error: (err as Error).message }, 'media storage unavailable'),
   );
   await mediaStorage.init();
   app.addHook('onClose', async () => mediaStorage.close());

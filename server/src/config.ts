@@ -43,6 +43,8 @@ export interface Config {
   readonly storage: StorageConfig;
   readonly sessionTtlSeconds: number;
   readonly mediaMaxBytes: number;
+  /** Bytes of small media files kept in memory by the local store (0: none). */
+  readonly mediaCacheBytes: number;
   readonly bodyLimitBytes: number;
   /** Time a client has to send a request's headers, and the whole request (body included). */
   readonly headersTimeoutMs: number;
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     storage: storageConfig(env, forcePathStyle, problems),
     sessionTtlSeconds: int('CMS_SESSION_TTL_SECONDS', 604800, 60),
     mediaMaxBytes: int('CMS_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1),
+    mediaCacheBytes: int('CMS_MEDIA_CACHE_BYTES', 32 * 1024 * 1024, 0),
     bodyLimitBytes: int('CMS_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024),
     headersTimeoutMs: int('CMS_HEADERS_TIMEOUT_MS', 30_000, 100, 3_600_000),
     requestTimeoutMs: int('CMS_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),

@@ -11,6 +11,7 @@ describe('config', () => {
     assert.equal(config.publicUrl, 'http://127.0.0.1:3000');
     assert.equal(config.sessionTtlSeconds, 604800);
     assert.equal(config.mediaMaxBytes, 10485760);
+    assert.equal(config.mediaCacheBytes, 32 * 1024 * 1024);
     assert.equal(config.bodyLimitBytes, 5242880);
     assert.equal(config.headersTimeoutMs, 30000);
     assert.equal(config.requestTimeoutMs, 120000);

@@ -129,5 +129,5 @@ function send(request: FastifyRequest, reply: FastifyReply, object: StoredObject
     object.close();
     return reply.send(Readable.from([]));
   }
-  return reply.send(object.stream(range));
+  return reply.send(object.bytes ? object.bytes(range) : object.stream(range));
 }

@@ -1,12 +1,15 @@
-import { close, createReadStream, fstat, open } from 'node:fs';
+import { close, createReadStream, fstat, open, readFile as readFd } from 'node:fs';
 import { access, constants, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { createHeldBytes } from './held-bytes.js';
 import { createStaging } from './staging.js';
 import { assertKey, type MediaStorage, type StoredMeta, type StoredObject } from './storage.js';
 
 const openFd = promisify(open);
 const fstatFd = promisify(fstat);
+const readWhole = promisify(readFd) as (fd: number) => Promise<Buffer>;
 
 /** Metadata of this many objects is kept in memory, so a served file costs one open and one fstat. */
 const META_CACHE_SIZE = 10_000;
@@ -20,11 +23,18 @@ const META_CACHE_SIZE = 10_000;
  *
  * The metadata cache cannot serve a deleted file: every `open` opens the data file first, and a
  * missing file is a miss whatever the cache holds (true too of instances sharing one directory).
+ *
+ * Small files are also kept in memory (`heldBytes` bytes in all, see held-bytes.ts) and served
+ * from there: a served file then costs one stat(2) and allocates no read buffers. Streaming each
+ * request's 64 KB read buffers is what kept V8 marking again and again after an upload burst (issue
+ * 13, round 9 of bench/results/speed-notes.md). The stat is what keeps a deleted file from being
+ * served, and its inode and mtime must match the ones the bytes were read under.
  */
-export function createLocalStorage(dataDir: string): MediaStorage {
+export function createLocalStorage(dataDir: string, heldBytes = 0): MediaStorage {
   const root = resolve(dataDir, 'media');
   const staging = createStaging(resolve(root, 'tmp'));
   const metaCache = new Map<string, StoredMeta>();
+  const held = createHeldBytes(heldBytes);
 
   const pathOf = (key: string): string => {
     assertKey(key);
@@ -80,6 +90,19 @@ export function createLocalStorage(dataDir: string): MediaStorage {
 
     async open(key): Promise<StoredObject | null> {
       const path = pathOf(key);
+      const kept = held.get(key);
+      if (kept) {
+        const info = await stat(path).catch((err) => {
+          if (isMissing(err)) return null;
+          throw err;
+        });
+        if (info && held.matches(kept, info)) return inMemory(kept.bytes, kept.meta);
+        held.forget(key);
+        if (!info) {
+          metaCache.delete(key);
+          return null;
+        }
+      }
       let fd: number;
       try {
         fd = await openFd(path, 'r');
@@ -95,6 +118,13 @@ export function createLocalStorage(dataDir: string): MediaStorage {
         if (!meta || !info.isFile()) {
           close(fd, () => {});
           return null;
+        }
+        if (held.takes(info.size)) {
+          const bytes = await readWhole(fd).finally(() => close(fd, () => {}));
+          // A file that changed size under the read is served as read, but not kept.
+          if (bytes.length === info.size)
+            held.keep(key, { bytes, meta, ino: info.ino, mtimeMs: info.mtimeMs });
+          return inMemory(bytes, meta);
         }
         let used = false;
         return {
@@ -130,6 +160,7 @@ export function createLocalStorage(dataDir: string): MediaStorage {
     async delete(key) {
       const path = pathOf(key);
       metaCache.delete(key);
+      held.forget(key);
       // Data first: once it is gone nothing serves the object, whatever happens to the sidecar.
       await rm(path, { force: true });
       await rm(`${path}.meta.json`, { force: true });
@@ -148,6 +179,7 @@ export function createLocalStorage(dataDir: string): MediaStorage {
       if (!prefix.endsWith('/')) throw new Error(`Media key prefix must end with "/": ${prefix}`);
       const dir = pathOf(prefix.slice(0, -1));
       for (const key of metaCache.keys()) if (key.startsWith(prefix)) metaCache.delete(key);
+      held.forgetPrefix(prefix);
       await rm(dir, { recursive: true, force: true });
     },
 
@@ -160,6 +192,19 @@ export function createLocalStorage(dataDir: string): MediaStorage {
     },
 
     async close() {},
+  };
+}
+
+/** An object whose bytes are in memory: sent as one buffer, or streamed for a caller that asks. */
+function inMemory(bytes: Buffer, meta: StoredMeta): StoredObject {
+  const slice = (range?: { start: number; end: number }) =>
+    range ? bytes.subarray(range.start, range.end + 1) : bytes;
+  return {
+    size: bytes.length,
+    meta,
+    bytes: slice,
+    stream: (range) => Readable.from([slice(range)]),
+    close() {},
   };
 }
 
