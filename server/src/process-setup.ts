@@ -1,3 +1,4 @@
+import { trimYoungGenerationWhenIdle } from './shared/idle-memory.js';
 import { pinTickObjectMaps } from './shared/tick-maps.js';
 
 /*
@@ -6,3 +7,4 @@ import { pinTickObjectMaps } from './shared/tick-maps.js';
  * loading the rest may start (ES modules run in the order they are imported).
  */
 pinTickObjectMaps();
+trimYoungGenerationWhenIdle();

@@ -1,0 +1,57 @@
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** How often the young generation is looked at: once per interval, a read of V8's counters. */
+const CHECK_MS = 10_000;
+/**
+ * Allocated in an interval below this (500 KB/s), the process is idle: half the rate under which V8
+ * itself shrinks the young generation in a collection (1,000 bytes/ms). An idle Folio allocates about
+ * 250 KB/s (its worker's polls, the metrics' sampling).
+ */
+const QUIET_BYTES = 5 * 1024 * 1024;
+/** A young generation bigger than this was grown by load: V8 starts it at 1 MiB per semi-space. */
+const GROWN_BYTES = 4 * 1024 * 1024;
+
+type Collect = (options: { type: 'minor' | 'major' }) => void;
+let collect: Collect | undefined;
+
+/**
+ * Gives back the young generation a burst of requests grew, once the process has been idle.
+ *
+ * Why: V8 grows the young generation under load (up to 16 MiB per semi-space) and shrinks it only in
+ * a collection that runs while little is being allocated. A process idle after a burst may allocate
+ * so little that no collection comes for a minute or more, and keeps 30 MB it no longer uses: an idle
+ * Folio on SQLite fills a grown young generation in about a minute, so whether it still held it 60 s
+ * after a burst depended on how full it was when the burst ended (4 of 9 processes did in round 9 of
+ * bench/results/speed-notes.md). So, every CHECK_MS: when the young generation is grown and less
+ * than QUIET_BYTES were allocated in it since the last look (no collection in between), one
+ * scavenge, which V8 then follows by shrinking it. A scavenge of an idle heap takes a millisecond or two.
+ *
+ * How: V8 offers a collection only through `--expose-gc`; set at run time, it installs `gc` in the
+ * contexts made afterwards, so one is taken from a new vm context and the process's own global is
+ * left as it was.
+ */
+export function trimYoungGenerationWhenIdle(checkMs = CHECK_MS): () => void {
+  let lastUsed = -1;
+  const timer = setInterval(() => {
+    const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    if (!young) return;
+    const used = young.space_used_size;
+    // Used only grows between collections: a smaller figure means one ran, so the interval is not read.
+    const quiet = lastUsed >= 0 && used >= lastUsed && used - lastUsed < QUIET_BYTES;
+    lastUsed = used;
+    if (!quiet || young.space_size <= GROWN_BYTES) return;
+    collector()({ type: 'minor' });
+    lastUsed = -1;
+  }, checkMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+function collector(): Collect {
+  if (!collect) {
+    setFlagsFromString('--expose-gc');
+    collect = runInNewContext('gc') as Collect;
+  }
+  return collect;
+}
