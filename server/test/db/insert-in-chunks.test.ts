@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { sql } from 'kysely';
-import { insertInChunks, insertStatements, MAX_BIND_PARAMS } from '../../src/db/dialect/bulk.js';
+import {
+  flatRows,
+  insertInChunks,
+  insertStatements,
+  MAX_BIND_PARAMS,
+  tuplePlaceholders,
+} from '../../src/db/dialect/bulk.js';
 import { describeEachDb } from '../helpers/app.js';
 import { newProject } from '../helpers/factories.js';
 
@@ -28,6 +34,25 @@ describeEachDb('insertInChunks', (ctx) => {
     assert.equal(more.length, 0);
     assert.equal(mine?.sql, built.sql);
     assert.deepEqual(mine?.parameters, built.parameters);
+  });
+
+  it('writes placeholders per shape and start, the same text when asked again; flattens rows in order', () => {
+    const pg = ctx.kind === 'postgres';
+    assert.equal(tuplePlaceholders(ctx.db, 2, 3), pg ? '($1, $2, $3), ($4, $5, $6)' : '(?, ?, ?), (?, ?, ?)');
+    assert.equal(
+      tuplePlaceholders(ctx.db, 2, 3, 2),
+      pg ? '($2, $3, $4), ($5, $6, $7)' : '(?, ?, ?), (?, ?, ?)',
+    );
+    assert.equal(tuplePlaceholders(ctx.db, 1, 3), pg ? '($1, $2, $3)' : '(?, ?, ?)');
+    assert.equal(tuplePlaceholders(ctx.db, 2, 3), pg ? '($1, $2, $3), ($4, $5, $6)' : '(?, ?, ?), (?, ?, ?)');
+    assert.deepEqual(
+      flatRows([
+        ['a', 1, null],
+        ['b', 2, undefined],
+      ]),
+      ['a', 1, null, 'b', 2, undefined],
+    );
+    assert.deepEqual(flatRows([]), []);
   });
 
   it('leaves rows with other keys, or an undefined value, to the builder', () => {
