@@ -43,7 +43,7 @@ export interface Config {
   readonly storage: StorageConfig;
   readonly sessionTtlSeconds: number;
   readonly mediaMaxBytes: number;
-  /** Bytes of small media files kept in memory by the local store (0: none). */
+  /** Bytes of small media files kept in memory by the media store (0: none). */
   readonly mediaCacheBytes: number;
   readonly bodyLimitBytes: number;
   /** Time a client has to send a request's headers, and the whole request (body included). */

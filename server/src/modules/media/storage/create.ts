@@ -10,12 +10,12 @@ import type { MediaStorage } from './storage.js';
 export async function createMediaStorage(
   storage: StorageConfig,
   dataDir: string,
-  /** Bytes of small files the local store keeps in memory (CMS_MEDIA_CACHE_BYTES). */
+  /** Bytes of small files the store keeps in memory (CMS_MEDIA_CACHE_BYTES). */
   cacheBytes: number,
   /** A remote store could not answer (the request got a 503): for the log. */
   onUnavailable: (err: unknown) => void,
 ): Promise<MediaStorage> {
   if (storage.kind !== 's3') return createLocalStorage(dataDir, cacheBytes);
   const { createS3Storage } = await import('./s3.js');
-  return createS3Storage(storage, dataDir, onUnavailable);
+  return createS3Storage(storage, dataDir, onUnavailable, cacheBytes);
 }

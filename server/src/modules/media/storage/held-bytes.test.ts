@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createHeldBytes, type Held } from './held-bytes.js';
 
-const entry = (size: number, ino = 1): Held => ({
+const entry = (size: number, version = 'v1'): Held => ({
   bytes: Buffer.alloc(size),
   meta: { contentType: 'image/png', sha256: 'x', filename: 'a.png' },
-  ino,
-  mtimeMs: 5,
+  version,
 });
 
 describe('held media bytes', () => {
@@ -45,12 +44,11 @@ describe('held media bytes', () => {
     assert.equal(held.size(), 0);
   });
 
-  it('matches only the file the bytes were read from', () => {
+  it('matches only the version and size the bytes were read from', () => {
     const held = createHeldBytes(1000);
-    const kept = entry(10, 42);
-    assert.equal(held.matches(kept, { ino: 42, mtimeMs: 5, size: 10 }), true);
-    assert.equal(held.matches(kept, { ino: 43, mtimeMs: 5, size: 10 }), false);
-    assert.equal(held.matches(kept, { ino: 42, mtimeMs: 6, size: 10 }), false);
-    assert.equal(held.matches(kept, { ino: 42, mtimeMs: 5, size: 11 }), false);
+    const kept = entry(10, '42:5');
+    assert.equal(held.matches(kept, '42:5', 10), true);
+    assert.equal(held.matches(kept, '43:5', 10), false);
+    assert.equal(held.matches(kept, '42:5', 11), false);
   });
 });

@@ -1,4 +1,5 @@
-import type { StoredMeta } from './storage.js';
+import { Readable } from 'node:stream';
+import type { ByteRange, StoredMeta, StoredObject } from './storage.js';
 
 /** No file above this size is held: they are few on a page, and streaming them costs little per byte. */
 const FILE_MAX = 256 * 1024;
@@ -6,9 +7,11 @@ const FILE_MAX = 256 * 1024;
 export interface Held {
   bytes: Buffer;
   meta: StoredMeta;
-  /** The file the bytes were read from: a different inode or mtime is a different file. */
-  ino: number;
-  mtimeMs: number;
+  /**
+   * Which stored object the bytes were read from, in the store's terms (a file's inode and mtime, an
+   * S3 object's ETag): another version is another object.
+   */
+  version: string;
 }
 
 /**
@@ -16,8 +19,8 @@ export interface Held {
  * served first out. A file is held only when it is at most a quarter of the limit (and 256 KiB),
  * so one file never empties the rest. A limit of 0 holds nothing.
  *
- * It only remembers: whether a held file may still be served (it exists, it is the same file) is
- * the store's decision, made by a stat(2) on every request.
+ * It only remembers: whether a held file may still be served (it exists, it is the same object) is
+ * the store's decision, made on every request (a stat(2) of the file, a HEAD of the S3 object).
  */
 export function createHeldBytes(limit: number) {
   const entries = new Map<string, Held>();
@@ -46,8 +49,8 @@ export function createHeldBytes(limit: number) {
       return entry;
     },
 
-    matches: (entry: Held, info: { ino: number; mtimeMs: number; size: number }): boolean =>
-      entry.ino === info.ino && entry.mtimeMs === info.mtimeMs && entry.bytes.length === info.size,
+    matches: (entry: Held, version: string, size: number): boolean =>
+      entry.version === version && entry.bytes.length === size,
 
     keep(key: string, entry: Held): void {
       if (!(entry.bytes.length <= fileMax)) return;
@@ -69,5 +72,17 @@ export function createHeldBytes(limit: number) {
 
     /** Bytes held now (for tests and metrics). */
     size: (): number => total,
+  };
+}
+
+/** An object whose bytes are in memory: sent as one buffer, or streamed for a caller that asks. */
+export function inMemory(bytes: Buffer, meta: StoredMeta): StoredObject {
+  const slice = (range?: ByteRange) => (range ? bytes.subarray(range.start, range.end + 1) : bytes);
+  return {
+    size: bytes.length,
+    meta,
+    bytes: slice,
+    stream: (range) => Readable.from([slice(range)]),
+    close() {},
   };
 }

@@ -1,9 +1,8 @@
 import { close, createReadStream, fstat, open, readFile as readFd } from 'node:fs';
 import { access, constants, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { createHeldBytes } from './held-bytes.js';
+import { createHeldBytes, inMemory } from './held-bytes.js';
 import { createStaging } from './staging.js';
 import { assertKey, type MediaStorage, type StoredMeta, type StoredObject } from './storage.js';
 
@@ -96,7 +95,7 @@ export function createLocalStorage(dataDir: string, heldBytes = 0): MediaStorage
           if (isMissing(err)) return null;
           throw err;
         });
-        if (info && held.matches(kept, info)) return inMemory(kept.bytes, kept.meta);
+        if (info && held.matches(kept, fileVersion(info), info.size)) return inMemory(kept.bytes, kept.meta);
         held.forget(key);
         if (!info) {
           metaCache.delete(key);
@@ -122,8 +121,7 @@ export function createLocalStorage(dataDir: string, heldBytes = 0): MediaStorage
         if (held.takes(info.size)) {
           const bytes = await readWhole(fd).finally(() => close(fd, () => {}));
           // A file that changed size under the read is served as read, but not kept.
-          if (bytes.length === info.size)
-            held.keep(key, { bytes, meta, ino: info.ino, mtimeMs: info.mtimeMs });
+          if (bytes.length === info.size) held.keep(key, { bytes, meta, version: fileVersion(info) });
           return inMemory(bytes, meta);
         }
         let used = false;
@@ -195,18 +193,8 @@ export function createLocalStorage(dataDir: string, heldBytes = 0): MediaStorage
   };
 }
 
-/** An object whose bytes are in memory: sent as one buffer, or streamed for a caller that asks. */
-function inMemory(bytes: Buffer, meta: StoredMeta): StoredObject {
-  const slice = (range?: { start: number; end: number }) =>
-    range ? bytes.subarray(range.start, range.end + 1) : bytes;
-  return {
-    size: bytes.length,
-    meta,
-    bytes: slice,
-    stream: (range) => Readable.from([slice(range)]),
-    close() {},
-  };
-}
+/** A file's identity: a rename into place (every put) gives a new inode. */
+const fileVersion = (info: { ino: number; mtimeMs: number }): string => `${info.ino}:${info.mtimeMs}`;
 
 function isMissing(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;

@@ -15,6 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../../../config.js';
 import { unavailable } from '../../../shared/errors.js';
+import { createHeldBytes, inMemory } from './held-bytes.js';
 import { createStaging } from './staging.js';
 import {
   assertKey,
@@ -47,15 +48,19 @@ const DELETE_BATCH = 1000;
  * No metadata cache, unlike local.ts: there a cached entry is only used once the data file has been
  * opened, which a deleted file cannot be. Here the HEAD is that check, so caching it would let an
  * instance keep answering (304, HEAD, a 200 whose GET then fails) for a file another instance deleted.
- * Every `open` is one HEAD and every body one GET.
+ * Every `open` is one HEAD. Small objects' bytes are kept in memory (held-bytes.ts, as local.ts
+ * does) and served without a GET while the HEAD still finds the same ETag; other bodies are one GET.
  */
 export function createS3Storage(
   settings: S3Config,
   dataDir: string,
   /** Told when the store could not answer (the request gets a 503); app.ts logs it. */
   onUnavailable: (err: unknown) => void,
+  /** Bytes of small objects kept in memory (CMS_MEDIA_CACHE_BYTES). */
+  heldBytes = 0,
 ): MediaStorage {
   const { bucket } = settings;
+  const held = createHeldBytes(heldBytes);
   const staging = createStaging(resolve(dataDir, 'media', 'tmp'));
   const client = new S3Client({
     region: settings.region,
@@ -148,6 +153,19 @@ export function createS3Storage(
   }
 
   /** Every key under `prefix`, one page (up to 1,000) at a time. */
+  /** The whole object the HEAD found (If-Match: the same version), or null when it is gone since. */
+  async function whole(key: string, etag: string | undefined): Promise<Buffer | null> {
+    try {
+      const res = await attempt(() =>
+        client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(etag && { IfMatch: etag }) })),
+      );
+      return res.Body ? Buffer.from(await res.Body.transformToByteArray()) : null;
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
   async function* listPages(prefix: string): AsyncGenerator<string[]> {
     if (!prefix.endsWith('/')) throw new Error(`Media key prefix must end with "/": ${prefix}`);
     assertKey(`${prefix}x`);
@@ -193,8 +211,21 @@ export function createS3Storage(
       const found = await head(key);
       const meta = found && metaOf(found.ContentType, found.Metadata);
       // An object without our metadata was not put by us: as good as missing.
-      if (!found || !meta || found.ContentLength === undefined) return null;
+      if (!found || !meta || found.ContentLength === undefined) {
+        held.forget(key);
+        return null;
+      }
       const size = found.ContentLength;
+      // The ETag names the object's version: one that changed since is read again.
+      const version = found.ETag ?? '';
+      const kept = version ? held.get(key) : undefined;
+      if (kept && held.matches(kept, version, size)) return inMemory(kept.bytes, kept.meta);
+      if (version && held.takes(size)) {
+        const bytes = await whole(key, found.ETag);
+        if (!bytes) return null;
+        if (bytes.length === size) held.keep(key, { bytes, meta, version });
+        return inMemory(bytes, meta);
+      }
       return {
         size,
         meta,
@@ -210,6 +241,7 @@ export function createS3Storage(
 
     async delete(key) {
       assertKey(key);
+      held.forget(key);
       // S3 answers 204 for a key that does not exist: deleting twice is fine.
       await attempt(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
     },
@@ -221,6 +253,7 @@ export function createS3Storage(
     },
 
     async deletePrefix(prefix) {
+      held.forgetPrefix(prefix);
       for await (const keys of listPages(prefix)) {
         for (let i = 0; i < keys.length; i += DELETE_BATCH) {
           const batch = keys.slice(i, i + DELETE_BATCH);
