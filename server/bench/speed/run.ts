@@ -19,7 +19,8 @@
  * BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  * BENCH_BASE_DIR (+ BENCH_BASE_LABEL): also run the server package built at another commit, at the
  * default level on both databases, for before/after figures in the same run (same migrations needed).
- * BENCH_DURATION: 1 s turns per system and scenario in a round (default 5). BENCH_ONLY: comma-separated parts of
+ * BENCH_DURATION: 1 s turns per system and scenario in a round (default 5). BENCH_WARMUP_SECONDS: seconds
+ * of each of the two warm-up scenarios (default 1; the committed runs use the default). BENCH_ONLY: comma-separated parts of
  * system names to run only those (for a quick comparison while working; the table wants them all).
  * BENCH_PG_VARIANTS="label:KEY=value,KEY=value;label2:KEY=value": also Folio PostgreSQL at the default
  * level with that extra environment (e.g. `no worker:CMS_WORKER_ENABLED=false`,
@@ -56,6 +57,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const SLICE_SECONDS = 1;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
+/** Seconds of each warm-up scenario (page reads, then 304s) before a process is measured. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 /** How long each process sits without a request before its idle RSS is read. */
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 const PG_URL =
@@ -155,12 +158,17 @@ async function start(system: System, logFile: string): Promise<Running> {
 
 /** The warm-up every process gets before its memory is read: 1 s of page reads, 1 s of snapshot 304s. */
 async function warmUp(s: Running): Promise<void> {
-  await wrk({ url: `${s.url}${PAGE_PATH}`, headers: s.key, connections: CONNECTIONS, durationSeconds: 1 });
+  await wrk({
+    url: `${s.url}${PAGE_PATH}`,
+    headers: s.key,
+    connections: CONNECTIONS,
+    durationSeconds: WARMUP_SECONDS,
+  });
   await wrk({
     url: `${s.url}/v1/snapshot`,
     headers: s.snapHeaders,
     connections: CONNECTIONS,
-    durationSeconds: 1,
+    durationSeconds: WARMUP_SECONDS,
   });
 }
 
@@ -407,6 +415,7 @@ async function main() {
       systems: summarise(samples, idle),
       pairs: pairsOf(samples),
       idleSeconds: IDLE_SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
       clientCeiling,
     };
     const md = markdown(figures);
