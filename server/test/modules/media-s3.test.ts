@@ -49,6 +49,17 @@ for (const [how, cacheBytes] of [
       let png: Buffer;
       let id = '';
       let path = '';
+      /** Another app of this suite's, on its own data directory, speaking to an S3 endpoint on `port`. */
+      const appOn = (port: number, dataDir: string) =>
+        buildApp({
+          config: testConfig({
+            ...s3.env,
+            CMS_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+            CMS_DATA_DIR: dataDir,
+            CMS_MEDIA_CACHE_BYTES: cacheBytes,
+          }),
+          database: ctx.database.handle,
+        });
 
       it('stores an upload in the bucket with its type, hash and name as object metadata', async () => {
         const { project, admin } = await newProject(ctx.app);
@@ -206,15 +217,7 @@ for (const [how, cacheBytes] of [
         const { port } = probe.address() as AddressInfo;
         await new Promise((r) => probe.close(r));
         const dataDir = mkdtempSync(join(tmpdir(), 'folio-data-'));
-        const down = await buildApp({
-          config: testConfig({
-            ...s3.env,
-            CMS_S3_ENDPOINT: `http://127.0.0.1:${port}`,
-            CMS_DATA_DIR: dataDir,
-            CMS_MEDIA_CACHE_BYTES: cacheBytes,
-          }),
-          database: ctx.database.handle,
-        });
+        const down = await appOn(port, dataDir);
         try {
           const res = await upload(down, token, projectId, {
             data: await makeImage('png'),
@@ -270,15 +273,7 @@ for (const [how, cacheBytes] of [
         await once(proxy, 'listening');
         const { port } = proxy.address() as AddressInfo;
         const dataDir = mkdtempSync(join(tmpdir(), 'folio-data-'));
-        const faltering = await buildApp({
-          config: testConfig({
-            ...s3.env,
-            CMS_S3_ENDPOINT: `http://127.0.0.1:${port}`,
-            CMS_DATA_DIR: dataDir,
-            CMS_MEDIA_CACHE_BYTES: cacheBytes,
-          }),
-          database: ctx.database.handle,
-        });
+        const faltering = await appOn(port, dataDir);
         try {
           for (const [store, answer, code] of [
             [503, 503, 'unavailable'],

@@ -4,7 +4,7 @@ import type { ByteRange, StoredMeta, StoredObject } from './storage.js';
 /** No file above this size is held: they are few on a page, and streaming them costs little per byte. */
 const FILE_MAX = 256 * 1024;
 
-export interface Held {
+interface Held {
   bytes: Buffer;
   meta: StoredMeta;
   /**
@@ -38,30 +38,41 @@ export function createHeldBytes(limit: number) {
     /** Whether a file of `size` bytes would be held once read. */
     takes: (size: number): boolean => size <= fileMax,
 
-    /** The held entry, now the most recently used. */
-    get(key: string): Held | undefined {
+    has: (key: string): boolean => entries.has(key),
+
+    /**
+     * The held object, when the store still finds the version and size its bytes were read under (it
+     * is then the most recently used); otherwise it is forgotten and the store reads the object again.
+     */
+    current(key: string, version: string, size: number): StoredObject | undefined {
       const entry = entries.get(key);
-      if (entry) {
-        // A Map keeps insertion order: re-inserting makes it the newest.
-        entries.delete(key);
-        entries.set(key, entry);
+      if (!entry) return undefined;
+      if (entry.version !== version || entry.bytes.length !== size) {
+        forget(key);
+        return undefined;
       }
-      return entry;
+      // A Map keeps insertion order: re-inserting makes it the newest.
+      entries.delete(key);
+      entries.set(key, entry);
+      return inMemory(entry.bytes, entry.meta);
     },
 
-    matches: (entry: Held, version: string, size: number): boolean =>
-      entry.version === version && entry.bytes.length === size,
-
-    keep(key: string, entry: Held): void {
-      if (!(entry.bytes.length <= fileMax)) return;
-      forget(key);
-      for (const [oldest, old] of entries) {
-        if (total + entry.bytes.length <= limit) break;
-        entries.delete(oldest);
-        total -= old.bytes.length;
+    /**
+     * The object just read, to serve; kept when it is small enough and whole (`bytes` as long as the
+     * `size` the store found: a file that changed under the read is served as read, not kept).
+     */
+    hold(key: string, bytes: Buffer, meta: StoredMeta, version: string, size: number): StoredObject {
+      if (bytes.length === size && size <= fileMax) {
+        forget(key);
+        for (const [oldest, old] of entries) {
+          if (total + size <= limit) break;
+          entries.delete(oldest);
+          total -= old.bytes.length;
+        }
+        entries.set(key, { bytes, meta, version });
+        total += size;
       }
-      entries.set(key, entry);
-      total += entry.bytes.length;
+      return inMemory(bytes, meta);
     },
 
     forget,
@@ -70,13 +81,13 @@ export function createHeldBytes(limit: number) {
       for (const key of entries.keys()) if (key.startsWith(prefix)) forget(key);
     },
 
-    /** Bytes held now (for tests and metrics). */
+    /** Bytes held now. */
     size: (): number => total,
   };
 }
 
 /** An object whose bytes are in memory: sent as one buffer, or streamed for a caller that asks. */
-export function inMemory(bytes: Buffer, meta: StoredMeta): StoredObject {
+function inMemory(bytes: Buffer, meta: StoredMeta): StoredObject {
   const slice = (range?: ByteRange) => (range ? bytes.subarray(range.start, range.end + 1) : bytes);
   return {
     size: bytes.length,

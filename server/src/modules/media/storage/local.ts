@@ -2,7 +2,7 @@ import { close, createReadStream, fstat, open, readFile as readFd } from 'node:f
 import { access, constants, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { createHeldBytes, inMemory } from './held-bytes.js';
+import { createHeldBytes } from './held-bytes.js';
 import { createStaging } from './staging.js';
 import { assertKey, type MediaStorage, type StoredMeta, type StoredObject } from './storage.js';
 
@@ -89,18 +89,18 @@ export function createLocalStorage(dataDir: string, heldBytes = 0): MediaStorage
 
     async open(key): Promise<StoredObject | null> {
       const path = pathOf(key);
-      const kept = held.get(key);
-      if (kept) {
+      if (held.has(key)) {
         const info = await stat(path).catch((err) => {
           if (isMissing(err)) return null;
           throw err;
         });
-        if (info && held.matches(kept, fileVersion(info), info.size)) return inMemory(kept.bytes, kept.meta);
-        held.forget(key);
         if (!info) {
+          held.forget(key);
           metaCache.delete(key);
           return null;
         }
+        const object = held.current(key, fileVersion(info), info.size);
+        if (object) return object;
       }
       let fd: number;
       try {
@@ -120,9 +120,7 @@ export function createLocalStorage(dataDir: string, heldBytes = 0): MediaStorage
         }
         if (held.takes(info.size)) {
           const bytes = await readWhole(fd).finally(() => close(fd, () => {}));
-          // A file that changed size under the read is served as read, but not kept.
-          if (bytes.length === info.size) held.keep(key, { bytes, meta, version: fileVersion(info) });
-          return inMemory(bytes, meta);
+          return held.hold(key, bytes, meta, fileVersion(info), info.size);
         }
         let used = false;
         return {

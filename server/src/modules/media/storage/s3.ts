@@ -15,7 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../../../config.js';
 import { unavailable } from '../../../shared/errors.js';
-import { createHeldBytes, inMemory } from './held-bytes.js';
+import { createHeldBytes } from './held-bytes.js';
 import { createStaging } from './staging.js';
 import {
   assertKey,
@@ -152,20 +152,22 @@ export function createS3Storage(
     return out;
   }
 
-  /** Every key under `prefix`, one page (up to 1,000) at a time. */
   /** The whole object the HEAD found (If-Match: the same version), or null when it is gone since. */
   async function whole(key: string, etag: string | undefined): Promise<Buffer | null> {
     try {
       const res = await attempt(() =>
         client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(etag && { IfMatch: etag }) })),
       );
-      return res.Body ? Buffer.from(await res.Body.transformToByteArray()) : null;
+      if (!res.Body) return null;
+      const bytes = await res.Body.transformToByteArray();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;
     }
   }
 
+  /** Every key under `prefix`, one page (up to 1,000) at a time. */
   async function* listPages(prefix: string): AsyncGenerator<string[]> {
     if (!prefix.endsWith('/')) throw new Error(`Media key prefix must end with "/": ${prefix}`);
     assertKey(`${prefix}x`);
@@ -217,14 +219,12 @@ export function createS3Storage(
       }
       const size = found.ContentLength;
       // The ETag names the object's version: one that changed since is read again.
-      const version = found.ETag ?? '';
-      const kept = version ? held.get(key) : undefined;
-      if (kept && held.matches(kept, version, size)) return inMemory(kept.bytes, kept.meta);
+      const version = found.ETag;
+      const object = version && held.current(key, version, size);
+      if (object) return object;
       if (version && held.takes(size)) {
-        const bytes = await whole(key, found.ETag);
-        if (!bytes) return null;
-        if (bytes.length === size) held.keep(key, { bytes, meta, version });
-        return inMemory(bytes, meta);
+        const bytes = await whole(key, version);
+        return bytes && held.hold(key, bytes, meta, version, size);
       }
       return {
         size,
