@@ -90,9 +90,14 @@ export async function stageStream(source: Readable, target: string, maxBytes: nu
   source.once('error', (err) => {
     sourceError = err;
   });
+  const sink = createWriteStream(target, { flags: 'wx' });
   try {
-    await pipeline(source, meter, createWriteStream(target, { flags: 'wx' }));
+    await pipeline(source, meter, sink);
   } catch (err) {
+    // The file is opened asynchronously, and a source that failed before the pipeline began
+    // can end it before the open has happened: the caller's removal would then run first and
+    // the file be created after it, left behind. Seen under load; so wait for the sink's close.
+    if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
     if (err instanceof TooLarge || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw tooLarge(maxBytes);
     }
