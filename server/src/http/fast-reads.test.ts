@@ -2,14 +2,16 @@ import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { cachedJson } from '../shared/cached-json.js';
+import type { AccessLine } from './access-line.js';
 import { createFastReads } from './fast-reads.js';
-import type { AccessLine } from './logging.js';
 
 /**
  * The fast path's decisions, over a real local server whose fallback answers 599: what it answers,
  * and every case where it must leave the request to the normal route. test/modules/fast-reads.test.ts
  * compares its answers with the route's on the real app.
  */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 describe('fast reads', () => {
   const page = cachedJson(Buffer.from('{"data":[{"id":"ent_1"}],"error":null}'));
   const lines: AccessLine[] = [];
@@ -39,10 +41,12 @@ describe('fast reads', () => {
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const key = { 'x-cms-key': 'cms_pk_good' };
-  function get(path: string, headers: Record<string, string>, method = 'GET', body?: string) {
+  function get(path: string, headers: Record<string, string> | string[], method = 'GET', body?: string) {
     return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
       (resolve, reject) => {
-        const req = request({ port, host: '127.0.0.1', path, method, headers }, (res) => {
+        // As an array (raw: repeated names, any case) Node adds no Host of its own.
+        const sent = Array.isArray(headers) ? ['Host', '127.0.0.1', ...headers] : headers;
+        const req = request({ port, host: '127.0.0.1', path, method, headers: sent }, (res) => {
           let text = '';
           res.setEncoding('utf8').on('data', (chunk) => {
             text += chunk;
@@ -118,6 +122,63 @@ describe('fast reads', () => {
       599,
       'a GET with a body',
     );
+  });
+
+  it('reads the headers as Node would: any case, repeated values joined', async () => {
+    const etag = page.etag;
+    const path = '/v1/content/%2Fabout';
+    const titled = await get(path, [
+      'X-Cms-Key',
+      'cms_pk_good',
+      'If-None-Match',
+      etag,
+      'X-Request-Id',
+      'req-2',
+    ]);
+    assert.equal(titled.status, 304, 'names in any case');
+    assert.equal(titled.headers['x-request-id'], 'req-2');
+    const joined = await get(path, [
+      'x-cms-key',
+      'cms_pk_good',
+      'if-none-match',
+      '"x"',
+      'if-none-match',
+      etag,
+    ]);
+    assert.equal(joined.status, 304, 'two If-None-Match headers are one list');
+    const ids = await get(path, ['x-cms-key', 'cms_pk_good', 'x-request-id', 'a', 'x-request-id', 'b']);
+    assert.equal(ids.status, 200);
+    assert.match(
+      String(ids.headers['x-request-id']),
+      UUID,
+      'two ids join into "a, b", which is not sane: a new one',
+    );
+    const cases: [string, string[]][] = [
+      ['two keys', ['x-cms-key', 'cms_pk_good', 'x-cms-key', 'cms_pk_good']],
+      ['an empty key', ['x-cms-key', '']],
+      ['AUTHORIZATION', ['x-cms-key', 'cms_pk_good', 'AUTHORIZATION', 'Bearer x']],
+      ['Origin', ['x-cms-key', 'cms_pk_good', 'Origin', 'https://example.com']],
+      ['X-CMS-Preview', ['x-cms-key', 'cms_pk_good', 'X-CMS-Preview', 'cms_pv_x']],
+      ['X-Cms-Project-Id', ['x-cms-key', 'cms_pk_good', 'X-Cms-Project-Id', 'prj_1']],
+    ];
+    for (const [why, headers] of cases) assert.equal((await get(path, headers)).status, 599, why);
+    const chunked = await get(
+      path,
+      ['x-cms-key', 'cms_pk_good', 'Transfer-Encoding', 'chunked'],
+      'GET',
+      'body',
+    );
+    assert.equal(chunked.status, 599, 'a chunked body');
+  });
+
+  it('makes a new random (version 4) request id for each request that brings none', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const id = String((await get('/v1/content/%2Fabout', key)).headers['x-request-id']);
+      assert.match(id, UUID);
+      ids.add(id);
+    }
+    assert.equal(ids.size, 20);
   });
 
   it('steps aside once the app closes', async () => {

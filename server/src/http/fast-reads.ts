@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CachedJson } from '../shared/cached-json.js';
 import { etagMatches } from './etag.js';
 import type { AccessLog } from './logging.js';
-import { requestId } from './request-id.js';
+import { requestIdOf } from './request-id.js';
 
 /**
  * The visitor read fast path: GET /v1/content/<pageId> and GET /v1/snapshot with the publishable
@@ -40,9 +40,70 @@ export interface FastReadSources {
 const CONTENT_PREFIX = '/v1/content/';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function single(value: string | string[] | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
+/** What the fast path reads of a request's headers; undefined when one of them rules it out. */
+interface FastHeaders {
+  apiKey: string;
+  ifNoneMatch: string | undefined;
+  requestId: string | undefined;
 }
+
+/**
+ * The headers the fast path needs, read from `rawHeaders` (name, value, name, value...) instead of
+ * `req.headers`, which Node builds on first access, a property per header: that build cost more than
+ * the whole decision here (bench/results/speed-notes.md, round 11). The answers are `req.headers`'s:
+ * names compared without case, repeated values joined with ", " as Node joins them. Undefined as
+ * soon as a header sends the request the normal way, a repeated x-cms-key included.
+ */
+function fastHeaders(raw: string[]): FastHeaders | undefined {
+  let apiKey: string | undefined;
+  let ifNoneMatch: string | undefined;
+  let requestId: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const value = raw[i + 1] as string;
+    // Most names are not ours: the length alone rules them out before any lower-casing.
+    switch (name.length) {
+      case 6: // origin
+      case 14: // content-length
+      case 16: // x-cms-project-id
+      case 17: // transfer-encoding
+        if (RULED_OUT.has(name.toLowerCase())) return undefined;
+        break;
+      case 9:
+        if (name.toLowerCase() === 'x-cms-key') {
+          if (apiKey !== undefined) return undefined;
+          apiKey = value;
+        }
+        break;
+      case 12:
+        if (name.toLowerCase() === 'x-request-id')
+          requestId = requestId === undefined ? value : `${requestId}, ${value}`;
+        break;
+      case 13: {
+        const lower = name.toLowerCase();
+        if (lower === 'if-none-match')
+          ifNoneMatch = ifNoneMatch === undefined ? value : `${ifNoneMatch}, ${value}`;
+        else if (RULED_OUT.has(lower)) return undefined;
+        break;
+      }
+    }
+  }
+  return apiKey ? { apiKey, ifNoneMatch, requestId } : undefined;
+}
+
+/**
+ * Headers that send a request the normal way whatever their value: credentials other than the
+ * publishable key (Authorization; x-cms-preview, whose unknown token must get its 401), a project
+ * the normal path checks against the key, CORS (Origin), and a request body.
+ */
+const RULED_OUT = new Set([
+  'authorization',
+  'x-cms-preview',
+  'x-cms-project-id',
+  'origin',
+  'content-length',
+  'transfer-encoding',
+]);
 
 /** The page id of a visitor page URL, or undefined when it is not one (or its escape is malformed). */
 function pageIdOf(url: string): string | undefined {
@@ -68,13 +129,14 @@ export function createFastReads(
   function answer(
     res: ServerResponse,
     req: IncomingMessage,
+    given: string | undefined,
     kind: 'page' | 'snapshot',
     status: 200 | 304,
     etag: string,
     body: Buffer | undefined,
     started: number,
   ): true {
-    const id = requestId(req);
+    const id = requestIdOf(given);
     if (body) {
       res.writeHead(200, {
         'x-request-id': id,
@@ -104,35 +166,24 @@ export function createFastReads(
   /** True when it answered; false to let Fastify handle the request. */
   function fastRead(req: IncomingMessage, res: ServerResponse): boolean {
     if (closing() || req.method !== 'GET') return false;
-    const headers = req.headers;
-    const apiKey = single(headers['x-cms-key']);
-    if (
-      !apiKey ||
-      headers.authorization ||
-      headers.origin ||
-      headers['x-cms-project-id'] ||
-      headers['x-cms-preview'] ||
-      headers['content-length'] ||
-      headers['transfer-encoding']
-    ) {
-      return false;
-    }
+    const headers = fastHeaders(req.rawHeaders);
+    if (!headers) return false;
     const started = performance.now();
-    const projectId = sources.projectIdOfKey(apiKey.trim());
+    const projectId = sources.projectIdOfKey(headers.apiKey.trim());
     if (!projectId) return false;
     const url = req.url ?? '';
-    const ifNoneMatch = headers['if-none-match'];
+    const { ifNoneMatch, requestId } = headers;
     if (url === '/v1/snapshot') {
       const etag = ifNoneMatch ? sources.snapshotEtag(projectId) : undefined;
       if (!etag || !etagMatches(ifNoneMatch, etag)) return false;
-      return answer(res, req, 'snapshot', 304, etag, undefined, started);
+      return answer(res, req, requestId, 'snapshot', 304, etag, undefined, started);
     }
     const pageId = pageIdOf(url);
     const page = pageId === undefined ? undefined : sources.page(projectId, pageId);
     if (!page) return false;
     if (etagMatches(ifNoneMatch, page.etag))
-      return answer(res, req, 'page', 304, page.etag, undefined, started);
-    return answer(res, req, 'page', 200, page.etag, page.body, started);
+      return answer(res, req, requestId, 'page', 304, page.etag, undefined, started);
+    return answer(res, req, requestId, 'page', 200, page.etag, page.body, started);
   }
 
   return fastRead;
