@@ -7,6 +7,8 @@ interface Throughput {
   cpuMicrosPerRequest: number;
   /** req/s in each turn of the round (bench/speed/run.ts, runRound), in the order measured. */
   slices?: number[];
+  /** p99 ms in each turn, in the same order (what the round's median p99 is read from). */
+  p99s?: number[];
 }
 
 export interface Sample {
@@ -103,8 +105,8 @@ export function summarise(
       coldStartCpuMs: median(list.map((s) => s.coldStartCpuMs)),
       rssAfterLoadMb: median(list.map((s) => s.rssAfterLoadMb)),
       idleRssMb: median(idle.get(name) ?? [0]),
-      page: { ...throughput(list.map((s) => s.page)), slices: undefined },
-      snapshot304: { ...throughput(list.map((s) => s.snapshot304)), slices: undefined },
+      page: { ...throughput(list.map((s) => s.page)), slices: undefined, p99s: undefined },
+      snapshot304: { ...throughput(list.map((s) => s.snapshot304)), slices: undefined, p99s: undefined },
     };
   }
   return out;

@@ -258,7 +258,7 @@ async function runRound(
         loadAverage: load(),
       };
       process.stdout.write(
-        `${name}: ${JSON.stringify({ ...sample, page: { ...sample.page, slices: undefined }, snapshot304: { ...sample.snapshot304, slices: undefined } })}\n`,
+        `${name}: ${JSON.stringify({ ...sample, page: { ...sample.page, slices: undefined, p99s: undefined }, snapshot304: { ...sample.snapshot304, slices: undefined, p99s: undefined } })}\n`,
       );
       samples.set(name, sample);
     }
@@ -277,12 +277,14 @@ function throughputOf(slices: SliceFigures[]): Sample['page'] {
   });
   const requests = slices.reduce((n, s) => n + s.requests, 0);
   const seconds = slices.reduce((n, s) => n + s.seconds, 0);
-  const p99s = slices.map((s) => s.latencyP99Ms).sort((a, b) => a - b);
+  const p99s = slices.map((s) => s.latencyP99Ms);
+  const sorted = [...p99s].sort((a, b) => a - b);
   return {
     requestsPerSec: Math.round(requests / seconds),
-    latencyP99Ms: p99s[Math.floor(p99s.length / 2)] as number,
+    latencyP99Ms: sorted[Math.floor(sorted.length / 2)] as number,
     cpuMicrosPerRequest: Math.round(slices.reduce((n, s) => n + s.cpuMicros, 0) / Math.max(1, requests)),
     slices: perTurn,
+    p99s,
   };
 }
 
