@@ -31,10 +31,13 @@ const jsonString = (value: string): string =>
 
 const bytesOf = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 const END = bytesOf(',"msg":"request"}\n');
-/** The most bytes the response time takes on this route (below MAX_INTEGER tenths). */
-const TIME_ROOM = 17;
-/** Integers below this are written as digits here (beyond, `text` writes what JavaScript prints). */
-const MAX_INTEGER = 1e15;
+/**
+ * Whole milliseconds below this are written as digits here; beyond, `text` writes what JavaScript
+ * prints. Below it the tenths are exact in a double, so both routes give the same digits.
+ */
+const MAX_INTEGER = 1e14;
+/** The most bytes the response time takes on this route: 14 digits, a point and the tenth. */
+const TIME_ROOM = 16;
 
 /** Copies an ASCII string JSON leaves alone; -1 when a character needs escaping or is beyond ASCII. */
 function putPlain(into: Uint8Array, at: number, value: string): number {

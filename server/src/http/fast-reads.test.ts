@@ -157,6 +157,7 @@ describe('fast reads', () => {
       ['two keys', ['x-cms-key', 'cms_pk_good', 'x-cms-key', 'cms_pk_good']],
       ['an empty key', ['x-cms-key', '']],
       ['AUTHORIZATION', ['x-cms-key', 'cms_pk_good', 'AUTHORIZATION', 'Bearer x']],
+      ['an empty Authorization (present is enough)', ['x-cms-key', 'cms_pk_good', 'Authorization', '']],
       ['Origin', ['x-cms-key', 'cms_pk_good', 'Origin', 'https://example.com']],
       ['X-CMS-Preview', ['x-cms-key', 'cms_pk_good', 'X-CMS-Preview', 'cms_pv_x']],
       ['X-Cms-Project-Id', ['x-cms-key', 'cms_pk_good', 'X-Cms-Project-Id', 'prj_1']],

@@ -40,6 +40,20 @@ export interface FastReadSources {
 const CONTENT_PREFIX = '/v1/content/';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * Headers that send a request the normal way whatever their value: credentials other than the
+ * publishable key (Authorization; x-cms-preview, whose unknown token must get its 401), a project
+ * the normal path checks against the key, CORS (Origin), and a request body.
+ */
+const RULED_OUT = new Set([
+  'authorization',
+  'x-cms-preview',
+  'x-cms-project-id',
+  'origin',
+  'content-length',
+  'transfer-encoding',
+]);
+
 /** What the fast path reads of a request's headers; undefined when one of them rules it out. */
 interface FastHeaders {
   apiKey: string;
@@ -90,20 +104,6 @@ function fastHeaders(raw: string[]): FastHeaders | undefined {
   }
   return apiKey ? { apiKey, ifNoneMatch, requestId } : undefined;
 }
-
-/**
- * Headers that send a request the normal way whatever their value: credentials other than the
- * publishable key (Authorization; x-cms-preview, whose unknown token must get its 401), a project
- * the normal path checks against the key, CORS (Origin), and a request body.
- */
-const RULED_OUT = new Set([
-  'authorization',
-  'x-cms-preview',
-  'x-cms-project-id',
-  'origin',
-  'content-length',
-  'transfer-encoding',
-]);
 
 /** The page id of a visitor page URL, or undefined when it is not one (or its escape is malformed). */
 function pageIdOf(url: string): string | undefined {

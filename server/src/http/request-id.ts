@@ -27,7 +27,7 @@ const text = Buffer.from('00000000-0000-4000-8000-000000000000', 'latin1');
  * here 140 in all, on every request (bench/results/speed-notes.md, round 11). Random bytes are drawn
  * 256 ids at a time, as Node does for randomUUID.
  */
-export function newRequestId(): string {
+function newRequestId(): string {
   if (randomAt === random.length) {
     randomFillSync(random);
     randomAt = 0;
