@@ -287,12 +287,14 @@ export async function buildApp({
   await app.register(liveRoutes(live, liveLimits), { prefix: '/v1/live' });
   // Reads answered before Fastify are counted under the routes that would have answered them.
   const pageReads = requests.forRoute('/v1/content/:pageId');
-  const snapshotReads = requests.forRoute('/v1/snapshot');
+  const pageOk = requests.observer(pageReads, 'GET', 200);
+  const pageNotModified = requests.observer(pageReads, 'GET', 304);
+  const snapshotNotModified = requests.observer(requests.forRoute('/v1/snapshot'), 'GET', 304);
   fastRead = createFastReads(
     { projectIdOfKey: sites.peekProjectId, page: content.peekPage, snapshotEtag: snapshot.peekEtag },
     accessLog,
     (kind, status, seconds) =>
-      requests.observe(kind === 'page' ? pageReads : snapshotReads, 'GET', status, seconds),
+      (kind === 'snapshot' ? snapshotNotModified : status === 200 ? pageOk : pageNotModified)(seconds),
     () => closing,
   );
 
