@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import {
-  ACCESS_BATCH_BYTES,
-  createAccessLog,
-  fdSink,
-  type LogSink,
-  writesWithoutWaiting,
-} from './logging.js';
+import { ACCESS_BATCH_BYTES, createAccessLog, fdSink, type LogSink } from './logging.js';
 
 const base = { pid: 42, hostname: 'host-a' };
 /** A sink that keeps what it is given, as text. */
@@ -135,86 +128,26 @@ describe('access log', () => {
     });
   });
 
-  it('fills the same buffer again for a sink done with the bytes on return, a new one for a sink that keeps them', () => {
-    const kept: Buffer[] = [];
-    const texts: string[] = [];
-    const keeps = createAccessLog({ write: (chunk) => void kept.push(chunk as Buffer) }, base);
-    const copies = createAccessLog(
-      { write: (chunk) => void texts.push((chunk as Buffer).toString('utf8')), doneOnReturn: true },
-      base,
-    );
-    const seen = new Set<ArrayBufferLike>();
-    const copiesSeen = new Set<ArrayBufferLike>();
-    const sameBuffer = createAccessLog(
-      { write: (chunk) => void copiesSeen.add((chunk as Buffer).buffer), doneOnReturn: true },
-      base,
-    );
-    for (let i = 0; i < 1000; i++) {
-      for (const log of [keeps, copies, sameBuffer]) log.write(line(i));
-    }
-    for (const log of [keeps, copies, sameBuffer]) log.close();
-    for (const chunk of kept) seen.add(chunk.buffer);
-    assert.ok(kept.length >= 3, `${kept.length} batches`);
-    assert.equal(seen.size, kept.length, 'each batch handed over in a buffer of its own');
-    assert.equal(copiesSeen.size, 1, 'one buffer, filled again');
-    const ids = (chunks: string[]) =>
-      chunks
-        .join('')
-        .split('\n')
-        .slice(0, -1)
-        .map((l) => JSON.parse(l).reqId);
-    const all = Array.from({ length: 1000 }, (_, i) => `req-${i}`);
-    assert.deepEqual(ids(kept.map((c) => c.toString('utf8'))), all, 'batches kept by the sink stay whole');
-    assert.deepEqual(ids(texts), all);
-  });
-
-  it('writes synchronously only where a write cannot wait on a reader', () => {
+  it("fdSink writes pino's strings and the access log's bytes to the file, in order", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-sink-'));
-    const fifo = join(dir, 'fifo');
-    execFileSync('mkfifo', [fifo]);
-    // Read-write, so the open does not wait for a reader (Linux).
-    const fds = [openSync(join(dir, 'file.log'), 'w'), openSync('/dev/null', 'w'), openSync(fifo, 'r+')];
+    const fd = openSync(join(dir, 'out.log'), 'w');
     try {
-      assert.deepEqual(
-        fds.map((fd) => writesWithoutWaiting(fd)),
-        [true, true, false],
-        'a file and /dev/null yes, a pipe no',
-      );
-      assert.equal(fdSink(fds[0] as number).doneOnReturn, true);
-      assert.equal(fdSink(fds[2] as number).doneOnReturn, false);
+      const sink = fdSink(fd);
+      let expected = '';
+      // Many writes at once, so that strings and bytes wait together behind a write in flight.
+      for (let i = 0; i < 3000; i++) {
+        const text = i % 3 === 0 ? `pino caf\u00e9 \ud83d\ude00 ${i}\n` : `access ${i}\n`;
+        sink.write(i % 3 === 0 ? text : Buffer.from(text));
+        expected += text;
+      }
+      const bytes = Buffer.byteLength(expected);
+      for (let waited = 0; readFileSync(join(dir, 'out.log')).length < bytes && waited < 5000; waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(readFileSync(join(dir, 'out.log'), 'utf8'), expected);
     } finally {
-      for (const fd of fds) closeSync(fd);
+      closeSync(fd);
       rmSync(dir, { recursive: true, force: true });
     }
   });
-
-  for (const sync of [true, false]) {
-    it(`fdSink (${sync ? 'synchronous' : 'asynchronous'}) writes pino's strings and the access log's bytes to the file, in order`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'folio-sink-'));
-      const fd = openSync(join(dir, 'out.log'), 'w');
-      try {
-        const sink = fdSink(fd, sync);
-        let expected = '';
-        // Many writes at once, so that strings and bytes wait together behind a write in flight.
-        for (let i = 0; i < 3000; i++) {
-          const text = i % 3 === 0 ? `pino caf\u00e9 \ud83d\ude00 ${i}\n` : `access ${i}\n`;
-          sink.write(i % 3 === 0 ? text : Buffer.from(text));
-          expected += text;
-        }
-        const bytes = Buffer.byteLength(expected);
-        if (sync) assert.equal(readFileSync(join(dir, 'out.log')).length, bytes, 'all written on return');
-        for (
-          let waited = 0;
-          readFileSync(join(dir, 'out.log')).length < bytes && waited < 5000;
-          waited += 10
-        ) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-        assert.equal(readFileSync(join(dir, 'out.log'), 'utf8'), expected);
-      } finally {
-        closeSync(fd);
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  }
 });

@@ -1,6 +1,4 @@
-import { fstatSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { isatty } from 'node:tty';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config.js';
@@ -9,11 +7,10 @@ import { type AccessLine, accessLineFormat } from './access-line.js';
 /**
  * Logging policy. One access line per request, written when the response has gone (method, url,
  * status, time, request id), instead of Fastify's two lines per request, and batched (AccessLog
- * below), so a busy server pays one write(2) per batch of hundreds of lines instead of one per line
- * (fdSink: synchronous to a file, asynchronous to a pipe). Measured on the visitor read path: two
- * synchronous lines per request cost 80% of its throughput, which is why this is not Fastify's
- * default. The buffer is flushed when the app closes, and at exit (pino's own exit handler for its
- * destination).
+ * below); and stdout written asynchronously, so a busy server batches its log writes instead of
+ * paying one blocking write(2) per line. Measured on the visitor read path: two synchronous lines per
+ * request cost 80% of its throughput, which is why this is not Fastify's default. The buffer is
+ * flushed when the app closes, and at exit (pino's own exit handler for its destination).
  *
  * stdout is one SonicBoom (pino.destination) in its buffer mode: the access log hands it bytes it has
  * already encoded, and pino's own lines (few: warnings, errors, the worker's) are encoded on the way
@@ -36,45 +33,15 @@ const REDACT = [
 /** Where log output goes: pino's lines as strings, the access log's batches as bytes. */
 export interface LogSink {
   write(chunk: string | Buffer): unknown;
-  /**
-   * True when `write` is done with the bytes once it returns (they went to the kernel, or were
-   * copied): the access log then fills the same buffer again instead of starting a new one.
-   */
-  readonly doneOnReturn?: boolean;
 }
 
-/**
- * Whether writes to `fd` can be made synchronously without stalling the server: a regular file or a
- * device such as /dev/null, where write(2) copies into the page cache and returns. Not a pipe, a
- * socket or a terminal, whose reader (a container runtime, journald, a person scrolling) can stop
- * reading and make a blocking write wait for it.
- */
-export function writesWithoutWaiting(fd: number): boolean {
-  try {
-    const stat = fstatSync(fd);
-    return stat.isFile() || (stat.isCharacterDevice() && !isatty(fd));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A file descriptor (stdout) as a LogSink: SonicBoom in its buffer mode, writing synchronously when
- * `fd` is a file or /dev/null and asynchronously otherwise (pipes, sockets, terminals).
- *
- * Why synchronously for a file: there the write is a copy into the page cache (a 64 KB batch in
- * about 20 µs here), and the asynchronous route costs more than the copy: each batch went to a libuv
- * thread that shares the server's core, with two context switches, a completion callback and a new
- * 64 KB buffer for the next batch. At LOG_LEVEL=info that was about 0.5 µs of a 17 µs snapshot 304
- * (bench/results/speed-notes.md, round 12). `sync` overrides the choice (tests).
- */
-export function fdSink(fd: number, sync = writesWithoutWaiting(fd)): LogSink & { flushSync(): void } {
-  const sonic = pino.destination({ dest: fd, sync, contentMode: 'buffer' });
-  // contentMode 'buffer' takes Buffers; pino's typings only allow strings.
+/** A file descriptor (stdout) as a LogSink, written asynchronously: SonicBoom in its buffer mode. */
+export function fdSink(fd: number): LogSink & { flushSync(): void } {
+  const sonic = pino.destination({ dest: fd, sync: false, contentMode: 'buffer' });
+  // In buffer mode SonicBoom takes bytes only (its types know only strings): pino's lines are encoded here.
   const bytes = sonic as unknown as { write(chunk: Buffer): boolean };
   return {
     write: (chunk) => bytes.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
-    doneOnReturn: sync,
     flushSync: () => sonic.flushSync(),
   };
 }
@@ -150,10 +117,8 @@ export function createAccessLog(
   const flush = () => {
     if (used === 0) return;
     const chunk = batch.subarray(0, used);
+    batch = Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
     used = 0;
-    // A sink that keeps the bytes after write returns (an asynchronous write) owns this buffer now.
-    // One that does not gets the same buffer again: no allocation, and memory the cache still holds.
-    if (!sink.doneOnReturn) batch = Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
     sink.write(chunk);
   };
   const timer = setInterval(flush, ACCESS_FLUSH_MS);
