@@ -96,17 +96,45 @@ describeEachDb(
       await page.arrayBuffer();
       // Answered by the revalidation fast path, before Fastify: counted under the same route.
       const etag = page.headers.get('etag') as string;
-      const again = await fetch(`${base}${pageUrl('/')}`, {
-        headers: { ...site.key, 'if-none-match': etag },
+      // Twice, so that a 304 counted as a 200 (or the reverse) changes the totals below.
+      for (let i = 0; i < 2; i++) {
+        const again = await fetch(`${base}${pageUrl('/')}`, {
+          headers: { ...site.key, 'if-none-match': etag },
+        });
+        assert.equal(again.status, 304);
+      }
+      // The page is cached now: its next 200 is the fast path's own, counted apart from its 304s.
+      const cached = await fetch(`${base}${pageUrl('/')}`, { headers: site.key });
+      assert.equal(cached.status, 200);
+      await cached.arrayBuffer();
+      // The snapshot's 304 comes from the fast path too, under the snapshot route.
+      const snapshot = await fetch(`${base}/v1/snapshot`, { headers: site.key });
+      assert.equal(snapshot.status, 200);
+      await snapshot.arrayBuffer();
+      const snapshotAgain = await fetch(`${base}/v1/snapshot`, {
+        headers: { ...site.key, 'if-none-match': snapshot.headers.get('etag') as string },
       });
-      assert.equal(again.status, 304);
+      assert.equal(snapshotAgain.status, 304);
       assert.equal((await fetch(`${base}/no/such/route`)).status, 404);
 
       const samples = await scrape(base);
       const count = (s: Sample[], status: string) =>
         value(s, 'folio_http_requests_total', { ...route, status }) ?? 0;
-      assert.equal(count(samples, '200') - count(before, '200'), 1);
-      assert.equal(count(samples, '304') - count(before, '304'), 1);
+      assert.equal(count(samples, '200') - count(before, '200'), 2);
+      assert.equal(count(samples, '304') - count(before, '304'), 2);
+      const snapshots = (s: Sample[], status: string) =>
+        value(s, 'folio_http_requests_total', { method: 'GET', route: '/v1/snapshot', status }) ?? 0;
+      assert.equal(snapshots(samples, '200') - snapshots(before, '200'), 1);
+      assert.equal(snapshots(samples, '304') - snapshots(before, '304'), 1);
+      assert.equal(
+        value(samples, 'folio_http_request_duration_seconds_count', {
+          method: 'GET',
+          route: '/v1/snapshot',
+          status: '304',
+        }),
+        snapshots(samples, '304'),
+        'the fast path feeds the histogram as well as the counter',
+      );
       const patch = { method: 'PATCH', route: '/v1/content/:entryId', status: '200' };
       assert.equal(value(samples, 'folio_http_requests_total', patch), 1);
       assert.equal(value(samples, 'folio_http_request_duration_seconds_count', patch), 1);
