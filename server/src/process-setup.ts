@@ -1,4 +1,4 @@
-import { trimYoungGenerationWhenIdle } from './shared/idle-memory.js';
+import { growYoungGenerationAtOnce, trimYoungGenerationWhenIdle } from './shared/idle-memory.js';
 import { pinTickObjectMaps } from './shared/tick-maps.js';
 
 /*
@@ -7,4 +7,5 @@ import { pinTickObjectMaps } from './shared/tick-maps.js';
  * loading the rest may start (ES modules run in the order they are imported).
  */
 pinTickObjectMaps();
+growYoungGenerationAtOnce();
 trimYoungGenerationWhenIdle();
