@@ -14,8 +14,8 @@ const GROWN_BYTES = 4 * 1024 * 1024;
 
 /**
  * What V8 multiplies the young generation by when it grows it (its default is 2). 16 takes it from
- * the 1 MiB it starts at, or is given back at when idle, to its largest (16 MiB per semi-space) in
- * one step.
+ * its small sizes (where it starts, and where an idle process gives it back) to its largest in one
+ * growth: a growth stops at the largest size.
  */
 const GROWTH_FACTOR = 16;
 
@@ -61,11 +61,11 @@ export function trimYoungGenerationWhenIdle(checkMs = CHECK_MS): () => void {
  * Why: V8 grows the young generation only by doubling, and only once more bytes have survived its
  * scavenges since the last growth than it holds, so from 1 MiB a busy Folio took four growths and about
  * three seconds of load to reach its working size, scavenging several times as often meanwhile. That
- * happens after every idle spell: trimYoungGenerationWhenIdle gives the young generation back, and so
- * does V8's own memory reducer (here between 12 and 25 s into one). Counted with --trace-gc (one process, 1 s turns of snapshot
- * 304s after 25 s idle): 191, 125 and 73 scavenges in the first three turns against about 40 in a
- * steady turn; with this 69, then 39 (bench/results/speed-notes.md, round 13). The largest size is
- * V8's as before; only the way there is shorter.
+ * happens after every idle spell: trimYoungGenerationWhenIdle gives the young generation back, and
+ * so does V8's own memory reducer (here between 12 and 25 s into one). Counted with --trace-gc (one
+ * process, 1 s turns of snapshot 304s after 25 s idle): 191, 125 and 73 scavenges in the first three
+ * turns against about 40 in a steady turn; with this 69, then 39 (bench/results/speed-notes.md, round
+ * 13). The largest size is V8's as before; only the way there is shorter.
  *
  * How: a V8 flag read each time it grows the space, so setting it at run time takes effect. A
  * factor given on node's command line is left as it is.
