@@ -128,6 +128,87 @@ describe('access log', () => {
     });
   });
 
+  it('fills a written batch again only once the sink has given it back', () => {
+    // A sink whose writes complete when the test says so, keeping the very buffers it is handed.
+    const held: { chunk: Buffer; text: string; written?: () => void }[] = [];
+    const log = createAccessLog(
+      {
+        write(chunk, written) {
+          assert.ok(Buffer.isBuffer(chunk));
+          held.push({ chunk, text: chunk.toString('utf8'), written });
+        },
+      },
+      base,
+    );
+    const fill = (from: number) => {
+      for (let i = from; i < from + 100; i++) log.write(line(i));
+      log.flush();
+    };
+    try {
+      fill(0);
+      fill(100); // the first batch is still being written: this one cannot be in its buffer
+      fill(200);
+      assert.equal(held.length, 3);
+      assert.ok(
+        held.every((h) => h.chunk.toString('utf8') === h.text),
+        'no batch overwritten while held',
+      );
+      const buffers = new Set(held.map((h) => h.chunk.buffer));
+      assert.equal(buffers.size, 3, 'three batches in flight, three buffers');
+      held[0]?.written?.();
+      fill(300); // was already filling when the first came back
+      fill(400);
+      assert.ok(held[4]?.chunk.buffer === held[0]?.chunk.buffer, 'the given-back buffer is filled again');
+      assert.ok(
+        held.slice(1).every((h) => h.chunk.toString('utf8') === h.text),
+        'the held ones untouched',
+      );
+      assert.deepEqual(
+        held
+          .map((h) => h.text) // as handed over: the first buffer has since been filled again
+          .join('')
+          .split('\n')
+          .slice(0, -1)
+          .map((l) => JSON.parse(l).reqId),
+        Array.from({ length: 500 }, (_, i) => `req-${i}`),
+      );
+    } finally {
+      log.close();
+    }
+  });
+
+  it('fdSink says a chunk is written only once its bytes are in the file, once each, in order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-sink-'));
+    const file = join(dir, 'out.log');
+    const fd = openSync(file, 'w');
+    try {
+      const sink = fdSink(fd);
+      const seen: number[] = [];
+      let end = 0;
+      for (let i = 0; i < 200; i++) {
+        sink.write(`pino ${i}\n`); // strings in between count towards the order too
+        const chunk = Buffer.from(`access ${i} ${'x'.repeat(i * 50)}\n`);
+        end += Buffer.byteLength(`pino ${i}\n`) + chunk.length;
+        const mustHave = end;
+        sink.write(chunk, () => {
+          assert.ok(readFileSync(file).length >= mustHave, `chunk ${i} reported before its bytes were out`);
+          seen.push(i);
+        });
+      }
+      assert.deepEqual(seen, [], 'not reported on the request path');
+      for (let waited = 0; seen.length < 200 && waited < 5000; waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 200 }, (_, i) => i),
+      );
+    } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("fdSink writes pino's strings and the access log's bytes to the file, in order", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-sink-'));
     const fd = openSync(join(dir, 'out.log'), 'w');

@@ -32,7 +32,11 @@ const REDACT = [
 
 /** Where log output goes: pino's lines as strings, the access log's batches as bytes. */
 export interface LogSink {
-  write(chunk: string | Buffer): unknown;
+  /**
+   * `written`, when given, is called once the sink holds `chunk` no longer (its bytes are out), so
+   * the caller may fill the same buffer again. A sink that cannot tell never calls it.
+   */
+  write(chunk: string | Buffer, written?: () => void): unknown;
 }
 
 /** A file descriptor (stdout) as a LogSink, written asynchronously: SonicBoom in its buffer mode. */
@@ -40,8 +44,23 @@ export function fdSink(fd: number): LogSink & { flushSync(): void } {
   const sonic = pino.destination({ dest: fd, sync: false, contentMode: 'buffer' });
   // In buffer mode SonicBoom takes bytes only (its types know only strings): pino's lines are encoded here.
   const bytes = sonic as unknown as { write(chunk: Buffer): boolean };
+  // SonicBoom writes what it is given in order and tells how many bytes each write(2) took, so a
+  // chunk is out once the bytes written reach the bytes queued up to its end. Until then SonicBoom
+  // may still hold it (without copying it when it is the only chunk waiting).
+  let queued = 0;
+  let out = 0;
+  const waiting: { end: number; written: () => void }[] = [];
+  sonic.on('write', (n: number) => {
+    out += n;
+    while (waiting.length > 0 && (waiting[0] as { end: number }).end <= out) waiting.shift()?.written();
+  });
   return {
-    write: (chunk) => bytes.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
+    write(chunk, written) {
+      const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      queued += data.length;
+      if (written) waiting.push({ end: queued, written });
+      bytes.write(data);
+    },
     flushSync: () => sonic.flushSync(),
   };
 }
@@ -79,6 +98,8 @@ export function loggerOptions(
 /** Bytes of lines kept before they are written (about 280 lines of a visitor read), and the longest a line waits. */
 export const ACCESS_BATCH_BYTES = 64 * 1024;
 export const ACCESS_FLUSH_MS = 1000;
+/** Written batches kept for reuse: one being written while the next fills is the usual case. */
+const SPARE_BATCHES = 2;
 
 /**
  * The access log: one line per request (method, url, status, time, request id), the same JSON pino
@@ -111,15 +132,22 @@ export function createAccessLog(
   flushSync: () => void = () => {},
 ): AccessLog & { close(): void } {
   const format = accessLineFormat(base);
-  // A new buffer per batch: the sink still holds the last one until its write completes.
-  let batch = Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
+  // The sink holds a batch until its write completes, so the next one is filled in another buffer:
+  // one the sink has given back (LogSink's `written`), else a new one. Why reuse: a new 64 KB buffer
+  // every few hundred requests is memory the lines are written into cold, and garbage after; at
+  // LOG_LEVEL=info that was a measurable part of a snapshot 304 (bench/results/speed-notes.md, round 14).
+  const spare: Buffer[] = [];
+  let batch: Buffer = Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
   let used = 0;
   const flush = () => {
     if (used === 0) return;
-    const chunk = batch.subarray(0, used);
-    batch = Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
+    const full = batch;
+    const chunk = full.subarray(0, used);
+    batch = spare.pop() ?? Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
     used = 0;
-    sink.write(chunk);
+    sink.write(chunk, () => {
+      if (spare.length < SPARE_BATCHES) spare.push(full);
+    });
   };
   const timer = setInterval(flush, ACCESS_FLUSH_MS);
   timer.unref();
