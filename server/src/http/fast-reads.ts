@@ -142,18 +142,27 @@ export function createFastReads(
     started: number,
   ): true {
     const id = requestIdOf(given);
+    // Headers as a flat [name, value, ...] list: node validates and writes them the same way as an
+    // object's, but walks the list by index instead of a for-in with an own-property check and a
+    // megamorphic keyed load per header (in the 304's profile, round 14).
     if (body) {
-      res.writeHead(200, {
-        'x-request-id': id,
+      res.writeHead(200, [
+        'x-request-id',
+        id,
+        'etag',
         etag,
-        'cache-control': 'no-cache',
-        'content-type': JSON_TYPE,
-        vary: 'Origin',
-        'content-length': body.length,
-      });
+        'cache-control',
+        'no-cache',
+        'content-type',
+        JSON_TYPE,
+        'vary',
+        'Origin',
+        'content-length',
+        body.length,
+      ]);
       res.end(body);
     } else {
-      res.writeHead(304, { 'x-request-id': id, etag, 'cache-control': 'no-cache', vary: 'Origin' });
+      res.writeHead(304, ['x-request-id', id, 'etag', etag, 'cache-control', 'no-cache', 'vary', 'Origin']);
       res.end();
     }
     const elapsedMs = performance.now() - started;
