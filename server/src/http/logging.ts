@@ -134,8 +134,9 @@ export function createAccessLog(
   const format = accessLineFormat(base);
   // The sink holds a batch until its write completes, so the next one is filled in another buffer:
   // one the sink has given back (LogSink's `written`), else a new one. Why reuse: a new 64 KB buffer
-  // every few hundred requests is memory the lines are written into cold, and garbage after; at
-  // LOG_LEVEL=info that was a measurable part of a snapshot 304 (bench/results/speed-notes.md, round 14).
+  // every few hundred requests is cold memory for the lines and garbage after. How much it saves is
+  // a direction, not a figure: about 2 points of a 304 in the bench's variants, too little for its
+  // full runs to resolve (bench/results/speed-notes.md, round 14).
   const spare: Buffer[] = [];
   let batch: Buffer = Buffer.allocUnsafe(ACCESS_BATCH_BYTES);
   let used = 0;
