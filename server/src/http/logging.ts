@@ -52,7 +52,10 @@ export function fdSink(fd: number): LogSink & { flushSync(): void } {
   const waiting: { end: number; written: () => void }[] = [];
   sonic.on('write', (n: number) => {
     out += n;
-    while (waiting.length > 0 && (waiting[0] as { end: number }).end <= out) waiting.shift()?.written();
+    for (let next = waiting[0]; next !== undefined && next.end <= out; next = waiting[0]) {
+      waiting.shift();
+      next.written();
+    }
   });
   return {
     write(chunk, written) {
