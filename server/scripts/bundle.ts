@@ -1,24 +1,30 @@
 /**
- * The second half of `npm run build`: after tsc has compiled src/ to dist/, esbuild bundles the two
- * processes, dist/server.js and dist/worker.js, each into one file (plus the chunks they share and
- * those loaded on first use), replacing tsc's output for those two entry points.
+ * The second half of `npm run build`: after tsc has compiled src/ to dist/, esbuild bundles each of
+ * the two processes into one CommonJS file, dist/server.cjs and dist/worker.cjs, run by the entries
+ * dist/server.js and dist/worker.js (src/start/), which give V8 its code cache of the last start. Then
+ * each process is started once, so that the build carries that cache (warmCompileCaches).
  *
- * Why (issue 13 #2): the compiled server is ~200 of our files and ~1,000 of its dependencies', and
- * Node resolves, reads and links each ES module one by one at start. A CPU profile of the start
- * showed module loading as the largest part of the time to the first 200 once route schemas were
- * compiled lazily (src/http/lazy-schemas.ts). One file per process is read and parsed lazily by V8.
+ * Why one file (issue 13 #2): the compiled server is ~200 of our files and ~1,000 of its
+ * dependencies', and Node resolves, reads and links each module one by one at start. Why CommonJS
+ * and a loader: compiling the bundle was then most of a start, and the only code cache Node 20 offers
+ * is vm.Script's (src/start/run-bundle.ts says what it bought).
  *
  * - Native modules stay outside (better-sqlite3, sharp, @node-rs/argon2) and so do packages that
  *   find their own files from `__dirname` (@fastify/swagger-ui serves its static assets that way);
- *   `import('sharp')` and the other dynamic imports stay lazy, as separate chunks.
- * - Chunks are written beside the entries (dist/chunk-*.js), one level below server/: code that finds
- *   files from `import.meta.url` (src/paths.ts) sees the same depth in every file.
- * - CommonJS dependencies get `require`, `__filename` and `__dirname` from a banner (ESM has none).
- * - Source maps are written beside each file (run with --enable-source-maps for mapped traces).
+ *   they are required on first use, as before.
+ * - Code loaded on first use (the S3 client, file-type) is in the bundle but runs only when asked
+ *   for; with the cache, code that never ran costs its bytes' read, not a parse.
+ * - The bundles sit one level below server/, as src/ does: code that finds files from
+ *   `import.meta.url` (src/paths.ts) sees the same depth in every form.
+ * - Source maps are written beside each bundle: run node with --enable-source-maps for mapped stack
+ *   traces (the loader then lets node load the bundle itself, without the cache).
  * dist/app.js and the rest of tsc's output stay: dist/cli/migrate.js and the tests' tooling use them.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
@@ -43,17 +49,18 @@ const pgOnNode: Plugin = {
   },
 };
 
-// Chunks of a previous build (their names carry a hash).
+// What a previous build left: ES module chunks (before the bundles were CommonJS), compile caches.
 for (const file of readdirSync(dist)) if (file.startsWith('chunk-')) rmSync(join(dist, file));
+rmSync(join(dist, 'compile-cache'), { recursive: true, force: true });
 
+// The processes: dist/server.cjs and dist/worker.cjs.
 await build({
   entryPoints: { server: join(root, 'src/server.ts'), worker: join(root, 'src/worker.ts') },
   outdir: dist,
   entryNames: '[name]',
-  chunkNames: 'chunk-[hash]',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   sourcemap: true,
@@ -62,14 +69,99 @@ await build({
   logLevel: 'warning',
   plugins: [pgOnNode],
   external: ['better-sqlite3', 'sharp', '@node-rs/argon2', 'pg-native', '@fastify/swagger-ui'],
-  banner: {
-    js: [
-      "import { createRequire as __folioRequire } from 'node:module';",
-      "import { dirname as __folioDirname } from 'node:path';",
-      "import { fileURLToPath as __folioPath } from 'node:url';",
-      'const require = __folioRequire(import.meta.url);',
-      'const __filename = __folioPath(import.meta.url);',
-      'const __dirname = __folioDirname(__filename);',
-    ].join('\n'),
-  },
+  // `import('sharp')` becomes a `require` on first use: a dynamic import in code compiled by
+  // vm.Script would need node's experimental loader hook (src/start/run-bundle.ts).
+  supported: { 'dynamic-import': false },
+  // src/paths.ts finds the package from import.meta.url; in a CommonJS bundle it is the bundle's URL.
+  define: { 'import.meta.url': '__folioBundleUrl' },
+  banner: { js: "const __folioBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+
+// Their entries, dist/server.js and dist/worker.js: the loader that runs each with its code cache.
+await build({
+  entryPoints: { server: join(root, 'src/start/server.ts'), worker: join(root, 'src/start/worker.ts') },
+  outdir: dist,
+  entryNames: '[name]',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
+
+await warmCompileCaches();
+
+/**
+ * Starts each process once, on a scratch SQLite database, until it has written its compile cache
+ * (src/start/run-bundle.ts), so that the first start of this build, on this machine, is already
+ * quick: a container image built with `npm run build` carries the cache. A process that cannot
+ * start fails the build here, which also checks the bundles run at all.
+ */
+async function warmCompileCaches(): Promise<void> {
+  const scratch = mkdtempSync(join(tmpdir(), 'folio-build-'));
+  try {
+    await Promise.all(['server', 'worker'].map((name) => warm(name, scratch)));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function warm(name: string, scratch: string): Promise<void> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(dist, `${name}.js`)], {
+    env: {
+      ...process.env,
+      DATABASE_URL: `sqlite:${join(scratch, `${name}.sqlite`)}`,
+      CMS_DATA_DIR: join(scratch, name),
+      // The server is asked for its health once (what a start then compiles is in the cache).
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      CMS_WORKER_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      CMS_COMPILE_CACHE: join(dist, 'compile-cache'),
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const deadline = Date.now() + 60_000;
+    let asked = name !== 'server';
+    for (;;) {
+      if (child.exitCode !== null)
+        throw new Error(`dist/${name}.js exited with ${child.exitCode}:\n${stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(`dist/${name}.js wrote no compile cache in 60 s:\n${stderr}`);
+      if (!asked) asked = (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.ok === true;
+      if (asked && cached(name)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+function cached(name: string): boolean {
+  try {
+    return readdirSync(join(dist, 'compile-cache')).some(
+      (f) => f.startsWith(`${name}-`) && f.endsWith('.v8'),
+    );
+  } catch {
+    return false; // not made yet
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,4 +1,4 @@
-import { growYoungGenerationAtOnce, trimYoungGenerationWhenIdle } from './shared/idle-memory.js';
+import { setProcessFlags, trimYoungGenerationWhenIdle } from './shared/idle-memory.js';
 import { pinTickObjectMaps } from './shared/tick-maps.js';
 
 /*
@@ -7,5 +7,5 @@ import { pinTickObjectMaps } from './shared/tick-maps.js';
  * loading the rest may start (ES modules run in the order they are imported).
  */
 pinTickObjectMaps();
-growYoungGenerationAtOnce();
+setProcessFlags();
 trimYoungGenerationWhenIdle();

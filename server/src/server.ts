@@ -8,6 +8,7 @@ import { lockSqliteDatabase } from './db/sqlite-lock.js';
 import { startWorker, type Worker } from './jobs/worker.js';
 import { createMetrics } from './modules/health/metrics.js';
 import { exitOnStartupError } from './shared/startup-errors.js';
+import { compileCacheStatus } from './start/compile-cache-status.js';
 
 /** Starts Folio: config, database and migrations, HTTP; stops cleanly on SIGTERM/SIGINT. */
 async function main(config: Config): Promise<void> {
@@ -63,7 +64,8 @@ async function main(config: Config): Promise<void> {
   else if (config.database.kind === 'sqlite')
     worker = startWorker({ ...workerOptions, contentJobsOnly: true });
   const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `SQLite (${config.database.file})`;
-  app.log.info(`Folio ${config.version} on ${where}`);
+  // How this start got its compiled code (src/start/run-bundle.ts); absent when not run from dist/.
+  app.log.info({ compileCache: compileCacheStatus() }, `Folio ${config.version} on ${where}`);
   process.stdout.write(
     `\nFolio is running at ${address}\n  Dashboard:     ${address}/admin\n  API reference: ${address}/docs\n\n`,
   );

@@ -14,6 +14,7 @@ import { countDue } from './modules/schedules/schedules.repository.js';
 import { sealStoredSecrets } from './secrets-at-rest.js';
 import { openSecretBox } from './shared/secret-keys.js';
 import { exitOnStartupError } from './shared/startup-errors.js';
+import { compileCacheStatus } from './start/compile-cache-status.js';
 
 /**
  * Runs the worker alone (`npm run worker`), without HTTP: for deployments that keep delivery and
@@ -47,7 +48,7 @@ async function main(config: Config): Promise<void> {
     onOutcome: metrics?.recordOutcome,
     ...(changes && { changes }),
   });
-  log.info('Folio worker running');
+  log.info({ compileCache: compileCacheStatus() }, 'Folio worker running');
   let ops: OpsServer | undefined;
   if (metrics) {
     metrics.watch({

@@ -75,6 +75,20 @@ export function growYoungGenerationAtOnce(): void {
   setFlagsFromString(`--semi-space-growth-factor=${GROWTH_FACTOR}`);
 }
 
+/**
+ * Every V8 flag a Folio process sets at run time, set together before any other of its code runs.
+ *
+ * Why together and first: V8 accepts a code cache only under the flags it was made with, and the
+ * process loader (src/start/run-bundle.ts) compiles the bundle before the bundle's own code could set
+ * one; it calls this first, and so does process-setup.ts (again, to the same values, for every other
+ * way the code runs). `--expose-gc`, which the idle trim needs, is set here rather than on first use
+ * so that the flags are the same whenever the cache is written.
+ */
+export function setProcessFlags(): void {
+  growYoungGenerationAtOnce();
+  setFlagsFromString('--expose-gc');
+}
+
 function collector(): Collect {
   if (!collect) {
     setFlagsFromString('--expose-gc');

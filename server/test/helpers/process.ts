@@ -26,7 +26,10 @@ export interface ServerProcess {
 
 export type WorkerProcess = Omit<ServerProcess, 'url'>;
 
-/** Starts `node src/<entry>` as a real process and waits for its "running at <url>" line. */
+/**
+ * Starts `node <entry>` as a real process and waits for its "running at <url>" line: the source
+ * (src/server.ts, under tsx) or the build (dist/server.js, under plain node, as `npm start` runs it).
+ */
 export async function startServerProcess(
   env: Record<string, string>,
   entry = 'src/server.ts',
@@ -39,19 +42,23 @@ export async function startServerProcess(
   return { ...started, url: match[1] as string };
 }
 
-/** Starts the stand-alone worker (`node src/worker.ts`) and waits until it says it is running. */
-export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+/** Starts the stand-alone worker (`node src/worker.ts`, or dist/worker.js) and waits until it says it is running. */
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  entry = 'src/worker.ts',
+): Promise<WorkerProcess> {
   const { match: _match, ...started } = await startProcess(
-    'src/worker.ts',
+    entry,
     { LOG_LEVEL: 'info', ...env },
     /Folio worker running/,
   );
   return started;
 }
 
-/** Spawns `node src/<entry>`, tracked by the leak check, and waits for `ready` in its output. */
+/** Spawns `node <entry>`, tracked by the leak check, and waits for `ready` in its output. */
 async function startProcess(entry: string, env: Record<string, string>, ready: RegExp) {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
