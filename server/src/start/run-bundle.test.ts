@@ -45,9 +45,8 @@ setTimeout(() => {}, 20); // lets the loader's save run before the process ends
 }
 
 function start(file: string, cache: string, nodeArgs: string[] = []) {
-  const child = spawnSync(process.execPath, [...nodeArgs, entry, file, cache], {
-    encoding: 'utf8',
-  });
+  const { CMS_COMPILE_CACHE: _ignored, ...env } = process.env;
+  const child = spawnSync(process.execPath, [...nodeArgs, entry, file, cache], { encoding: 'utf8', env });
   assert.equal(child.status, 0, child.stderr);
   return { ...JSON.parse(child.stdout), stderr: child.stderr } as {
     value: string;
@@ -123,6 +122,13 @@ describe('runBundle: a process bundle with V8 code cache', () => {
     assert.equal(run.status, 'missing');
     assert.match(run.stderr, /Folio could not write its compile cache to .*a-file\/cache/);
     assert.equal(start(file, join(blocker, 'cache')).status, 'missing');
+  });
+
+  it('keeps the cache beside the bundle when no directory is given (an empty one included)', () => {
+    const file = bundle('default', 'd');
+    assert.equal(start(file, '').status, 'missing');
+    assert.ok(cacheFiles(join(dir, 'compile-cache')).some((f) => f.startsWith('default-')));
+    assert.equal(start(file, '').status, 'used');
   });
 
   it('is off with CMS_COMPILE_CACHE=off and under --enable-source-maps (node then loads the bundle)', () => {

@@ -43,7 +43,8 @@ const SAVE_AFTER_MS = 2000;
 export function runBundle(bundle: string, options: RunBundleOptions = {}): void {
   setProcessFlags();
   const requireFrom = createRequire(bundle);
-  const cacheDir = options.cache ?? process.env.CMS_COMPILE_CACHE ?? join(dirname(bundle), 'compile-cache');
+  // An empty setting is no setting (else the cache would land in whatever directory node runs in).
+  const cacheDir = options.cache || process.env.CMS_COMPILE_CACHE || join(dirname(bundle), 'compile-cache');
   if (cacheDir === 'off' || process.sourceMapsEnabled) {
     setStatus('off');
     requireFrom(bundle);
