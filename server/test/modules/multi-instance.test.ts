@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -17,6 +18,25 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms
     value = await read();
   }
   return value;
+}
+
+/**
+ * Resolves once B has received every change committed on the database before this call. A's writes
+ * reach B's caches as notifications, after A has answered; one arriving after B has cached a page
+ * drops it again. PostgreSQL delivers notifications in commit order, so a marker sent now arrives
+ * after all of them (its topic is one no cache acts on).
+ */
+async function caughtUp(a: FastifyInstance, b: FastifyInstance, db: DatabaseHandle['db']): Promise<void> {
+  const marker = randomUUID();
+  const arrived = new Promise<void>((resolve) => {
+    const stop = b.changes.subscribe((topic, key) => {
+      if (topic !== 'test.marker' || key !== marker) return;
+      stop();
+      resolve();
+    });
+  });
+  await a.changes.notify(db, 'test.marker', marker);
+  await arrived;
 }
 
 const titleOn = async (app: FastifyInstance, site: Site) => {
@@ -47,6 +67,8 @@ describeEachDb('two instances on one database', (ctx) => {
     const site = await newSite(ctx.app);
     const id = await heroEntry(ctx.app, site);
     await patchEntry(ctx.app, site, id, { fields: { title: 'v1' }, status: 'published' });
+    // Else the publish's own notification could reach B after B has cached the page, and drop it.
+    await caughtUp(ctx.app, b, ctx.db);
     assert.equal(await titleOn(b, site), 'v1'); // B has now cached the page
 
     // Proof that B serves from memory: a write behind every instance's back stays invisible on B.
