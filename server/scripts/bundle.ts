@@ -23,10 +23,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { freePort } from '../bench/lib/processes.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
@@ -116,7 +116,7 @@ async function warm(name: string, scratch: string): Promise<void> {
       // The server is asked for its health once (what a start then compiles is in the cache).
       HOST: '127.0.0.1',
       PORT: String(port),
-      CMS_WORKER_PORT: String(await freePort()),
+      CMS_WORKER_PORT: '0', // the worker's health and metrics server: not needed here
       LOG_LEVEL: 'warn',
       CMS_COMPILE_CACHE: join(dist, 'compile-cache'),
     },
@@ -153,15 +153,4 @@ function cached(name: string): boolean {
   } catch {
     return false; // not made yet
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

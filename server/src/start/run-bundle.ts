@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import Module, { createRequire } from 'node:module';
+import { basename, dirname, extname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { setProcessFlags } from '../shared/idle-memory.js';
 import { setCompileCacheStatus as setStatus } from './compile-cache-status.js';
@@ -51,27 +51,17 @@ export function runBundle(bundle: string, options: RunBundleOptions = {}): void 
     return;
   }
   const bytes = readFileSync(bundle);
-  const file = join(cacheDir, `${nameOf(bundle)}-${keyOf(bytes)}.v8`);
+  const file = join(cacheDir, `${basename(bundle, extname(bundle))}-${keyOf(bytes)}.v8`);
   const cachedData = readIfThere(file);
-  const script = new Script(wrap(bytes.toString('utf8')), { filename: bundle, cachedData });
+  // Wrapped as node's CommonJS loader wraps a module, and run below with what it passes one.
+  const script = new Script(Module.wrap(bytes.toString('utf8')), { filename: bundle, cachedData });
   const status = !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
   setStatus(status);
   if (status !== 'used') {
     setTimeout(() => save(script, cacheDir, file), options.saveAfterMs ?? SAVE_AFTER_MS).unref();
   }
-  // What node's own CommonJS loader passes a module (exports, require, module, __filename, __dirname).
   const module = { exports: {}, filename: bundle, id: bundle };
   script.runInThisContext()(module.exports, requireFrom, module, bundle, dirname(bundle));
-}
-
-/** node's CommonJS wrapper, as node's loader compiles a module. */
-function wrap(source: string): string {
-  return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
-}
-
-/** `server` for dist/server.cjs. */
-function nameOf(bundle: string): string {
-  return (bundle.split(/[\\/]/).pop() ?? 'bundle').replace(/\.c?js$/, '');
 }
 
 /** The bundle's bytes and everything V8's code depends on besides them: node, platform, flags. */
