@@ -78,6 +78,8 @@ export function wrk(options: {
   durationSeconds: number;
   /** Writes instead of GETs of `url`'s path: see writesScript (one thread per connection). */
   writes?: { method: string; paths: readonly string[]; bodyTemplate: string };
+  /** A request's timeout (wrk's default: 2 s; a server under valgrind can pause longer). */
+  timeoutSeconds?: number;
 }): Promise<WrkResult> {
   if (!scriptFile) {
     scriptFile = join(mkdtempSync(join(tmpdir(), 'folio-wrk-')), 'report.lua');
@@ -92,6 +94,7 @@ export function wrk(options: {
     threads = options.connections;
   }
   const args = [`-t${threads}`, `-c${options.connections}`, `-d${options.durationSeconds}s`, '-s', script];
+  if (options.timeoutSeconds) args.push('--timeout', `${options.timeoutSeconds}s`);
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   args.push(options.url);
   return new Promise((resolve, reject) => {

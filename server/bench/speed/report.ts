@@ -145,8 +145,13 @@ export function markdown(f: Figures): string {
     const start = ratio(info.coldStartMs, fastify.coldStartMs);
     const rss = ratio(info.idleRssMb, fastify.idleRssMb);
     const snap = pair?.snapshotVsBare ?? 0;
+    const p99 = info.page.latencyP99Ms;
+    // The p99 target is absolute: where the bare server's own p99 misses it, the machine cannot show
+    // it met, whatever Folio does (bench/results/speed-notes.md, round 16), and the cell says so.
+    const bareMisses =
+      bare.page.latencyP99Ms >= 5 ? ` (bare node:http's own: ${bare.page.latencyP99Ms} ms)` : '';
     targets.push(
-      `| ${db} | ${pageRatio}× (≥ 0.6×) ${met(pageRatio >= 0.6)} | ${info.page.latencyP99Ms} ms (< 5) ${met(info.page.latencyP99Ms < 5)} | ${logCost}% (≤ 10%) ${met(logCost <= 10)} | ${start}× (≤ 1.5×) ${met(start <= 1.5)} | ${rss}× (≤ 1.3×) ${met(rss <= 1.3)} | ${snap}× (≥ 0.9×${db === 'SQLite' ? ', target for PostgreSQL' : ''}) ${met(snap >= 0.9)} |`,
+      `| ${db} | ${pageRatio}× (≥ 0.6×) ${met(pageRatio >= 0.6)} | ${p99} ms (< 5) ${met(p99 < 5)}${bareMisses} | ${logCost}% (≤ 10%) ${met(logCost <= 10)} | ${start}× (≤ 1.5×) ${met(start <= 1.5)} | ${rss}× (≤ 1.3×) ${met(rss <= 1.3)} | ${snap}× (≥ 0.9×${db === 'SQLite' ? ', target for PostgreSQL' : ''}) ${met(snap >= 0.9)} |`,
     );
   }
   return [

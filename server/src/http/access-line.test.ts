@@ -114,4 +114,17 @@ describe('access line', () => {
       .map((l) => JSON.parse(l).time);
     assert.deepEqual(times, [1000, 1000, 1001]);
   });
+
+  it('writes each line with its own time as times go up, down, across a digit, and odd', () => {
+    const format = accessLineFormat(base);
+    const into = Buffer.alloc(16 * 1024);
+    const times = [
+      999999999998, 999999999999, 1000000000000, 1000000000001, 999999999999, 1764180000123, 1764180000123.5,
+      1764180000124, 0, 9, 10, 1e14, 1764180000125, 1764180000126,
+    ];
+    let end = 0;
+    for (const now of times) end = format.encode(into, end, plain, now);
+    const expected = times.map((now) => format.text(plain, now)).join('');
+    assert.equal(into.subarray(0, end).toString(), expected);
+  });
 });

@@ -4,9 +4,10 @@
  *
  * - `encode` writes the line straight into the access log's batch buffer, byte by byte, for the
  *   usual line, whose id, method and url are printable ASCII with nothing JSON escapes. No string is
- *   built: the head up to the request id (time, pid, hostname) is encoded once per millisecond, the
- *   rest are constant pieces, numbers written as digits and the three fields copied a character at a
- *   time. Why: at LOG_LEVEL=info the access line was the largest cost of a snapshot 304 beyond a bare
+ *   built: the head up to the request id (time, pid, hostname) is kept as bytes and its time's
+ *   digits written over once per millisecond, the rest are constant pieces, numbers written as
+ *   digits, the request id copied from the bytes it was made from when the caller has them, and the
+ *   other fields a character at a time. Why: at LOG_LEVEL=info the access line was the largest cost of a snapshot 304 beyond a bare
  *   server's: building the line as a string and encoding it took 1.3–1.6 µs of a 15 µs request
  *   (bench/results/speed-notes.md, round 11); this takes a fraction of that.
  * - `text` builds it as a string (fields escaped as JSON.stringify does), for everything else: a
@@ -49,11 +50,18 @@ function putPlain(into: Uint8Array, at: number, value: string): number {
   return at + value.length;
 }
 
-/** Writes a non-negative integer below MAX_INTEGER in decimal; -1 for anything else. */
-function putInteger(into: Uint8Array, at: number, value: number): number {
-  if (!(value >= 0 && value < MAX_INTEGER) || value !== Math.floor(value)) return -1;
+/** How many decimal digits a non-negative integer below MAX_INTEGER takes; 0 for anything else. */
+function digitCount(value: number): number {
+  if (!(value >= 0 && value < MAX_INTEGER) || value !== Math.floor(value)) return 0;
   let digits = 1;
   for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
+}
+
+/** Writes a non-negative integer below MAX_INTEGER in decimal; -1 for anything else. */
+function putInteger(into: Uint8Array, at: number, value: number): number {
+  const digits = digitCount(value);
+  if (digits === 0) return -1;
   let rest = value;
   for (let i = at + digits - 1; i >= at; i--) {
     const next = Math.floor(rest / 10);
@@ -86,10 +94,38 @@ export interface AccessLineFormat {
   text(line: AccessLine, now: number): string;
 }
 
-export function accessLineFormat(base: { pid: number; hostname: string }): AccessLineFormat {
+const HEAD_START = '{"level":30,"time":';
+
+export function accessLineFormat(
+  base: { pid: number; hostname: string },
+  /**
+   * The request id's bytes, when the caller has them (request-id.ts's newestIdBytes): ASCII JSON
+   * leaves alone, copied in one `set` instead of a character at a time.
+   */
+  idBytes: (id: string) => Uint8Array | undefined = () => undefined,
+): AccessLineFormat {
   const middle = `,"pid":${base.pid},"hostname":${JSON.stringify(base.hostname)},"reqId":`;
   let headTime = Number.NaN;
   let head: Uint8Array = new Uint8Array(0);
+  /** How many digits the head's time has; 0 when it is not written as digits here. */
+  let headDigits = 0;
+  // The head changes with the millisecond. Only its time's digits do, so they are written over in
+  // place; the head is built again only when their count changes (or the time is odd). Why: built
+  // as a string and encoded (the double printed as text on the way), a new head cost about twice a
+  // whole line, once a millisecond natively but about once a request under valgrind
+  // (bench/speed/instructions.ts), where it hid what the line itself costs.
+  const headAt = (now: number): Uint8Array => {
+    if (now !== headTime) {
+      const digits = digitCount(now);
+      if (digits !== 0 && digits === headDigits) putInteger(head, HEAD_START.length, now);
+      else {
+        head = bytesOf(`${HEAD_START}${now}${middle}"`);
+        headDigits = digits;
+      }
+      headTime = now;
+    }
+    return head;
+  };
   // The constant bytes between the fields, by method and by status, made on first use. Bounded:
   // Node's parser takes a fixed list of methods, and only statuses 100-999 are kept.
   const afterReqId = new Map<string, Uint8Array | null>();
@@ -109,23 +145,27 @@ export function accessLineFormat(base: { pid: number; hostname: string }): Acces
     return piece;
   };
   return {
-    // Constant pieces go in with one `set` each, the two free-text fields a character at a time
-    // (JavaScript's byte loops cost about 1.5 ns a byte here, a `set` about 20 ns whatever its size).
+    // Constant pieces go in with one `set` each, free text a character at a time (JavaScript's byte
+    // loops cost about 1.5 ns a byte here, a `set` about 20 ns whatever its size).
     encode(into, at, line, now) {
-      if (now !== headTime) {
-        head = bytesOf(`{"level":30,"time":${now}${middle}"`);
-        headTime = now;
-      }
+      const start = headAt(now);
       const { reqId, url } = line;
       const method = methodPiece(line.method);
       const status = statusPiece(line.statusCode);
       if (!method || !status) return -1;
       const most =
-        head.length + reqId.length + method.length + url.length + status.length + TIME_ROOM + END.length;
+        start.length + reqId.length + method.length + url.length + status.length + TIME_ROOM + END.length;
       if (at + most > into.length) return -1;
-      into.set(head, at);
-      let end = putPlain(into, at + head.length, reqId);
-      if (end < 0) return -1;
+      into.set(start, at);
+      let end = at + start.length;
+      const id = idBytes(reqId);
+      if (id) {
+        into.set(id, end);
+        end += id.length;
+      } else {
+        end = putPlain(into, end, reqId);
+        if (end < 0) return -1;
+      }
       into.set(method, end);
       end = putPlain(into, end + method.length, url);
       if (end < 0) return -1;
@@ -138,7 +178,7 @@ export function accessLineFormat(base: { pid: number; hostname: string }): Acces
 
     text(line, now) {
       const ms = Math.round(line.responseTimeMs * 10) / 10;
-      return `{"level":30,"time":${now}${middle}${jsonString(line.reqId)},"method":${jsonString(line.method)},"url":${jsonString(line.url)},"statusCode":${line.statusCode},"responseTimeMs":${ms},"msg":"request"}\n`;
+      return `${HEAD_START}${now}${middle}${jsonString(line.reqId)},"method":${jsonString(line.method)},"url":${jsonString(line.url)},"statusCode":${line.statusCode},"responseTimeMs":${ms},"msg":"request"}\n`;
     },
   };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ACCESS_BATCH_BYTES, createAccessLog, fdSink, type LogSink } from './logging.js';
+import { requestIdOf } from './request-id.js';
 
 const base = { pid: 42, hostname: 'host-a' };
 /** A sink that keeps what it is given, as text. */
@@ -30,6 +31,26 @@ const line = (i: number) => ({
 });
 
 describe('access log', () => {
+  it('writes each made request id as made, the newest from its bytes and older ones from the string', () => {
+    const { chunks, write } = keeper();
+    const log = createAccessLog({ write }, base);
+    try {
+      const older = requestIdOf(undefined);
+      const newest = requestIdOf(undefined);
+      log.write({ ...line(1), url: '/v1/snapshot', reqId: newest });
+      log.write({ ...line(2), url: '/v1/snapshot', reqId: older });
+      log.write({ ...line(3), url: '/v1/snapshot', reqId: 'given-1' });
+      log.flush();
+      const ids = (chunks[0] as string)
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => JSON.parse(l).reqId);
+      assert.deepEqual(ids, [newest, older, 'given-1']);
+    } finally {
+      log.close();
+    }
+  });
+
   it("keeps lines off the sink until a flush, then writes them at once, in pino's shape", () => {
     const { chunks, write } = keeper();
     const log = createAccessLog({ write }, base);

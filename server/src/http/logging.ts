@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config.js';
 import { type AccessLine, accessLineFormat } from './access-line.js';
+import { newestIdBytes } from './request-id.js';
 
 /**
  * Logging policy. One access line per request, written when the response has gone (method, url,
@@ -134,7 +135,7 @@ export function createAccessLog(
   /** Writes what the sink holds, synchronously (at exit no asynchronous write completes). */
   flushSync: () => void = () => {},
 ): AccessLog & { close(): void } {
-  const format = accessLineFormat(base);
+  const format = accessLineFormat(base, newestIdBytes);
   // The sink holds a batch until its write completes, so the next one is filled in another buffer:
   // one the sink has given back (LogSink's `written`), else a new one. Why reuse: a new 64 KB buffer
   // every few hundred requests is cold memory for the lines and garbage after. How much it saves is
