@@ -34,6 +34,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { seedProject } from '../content/seed.js';
 import { freePort, root } from '../lib/processes.js';
 import { requireWrk, wrk } from '../lib/wrk.js';
+import { median } from './report.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -48,13 +49,6 @@ const CONNECTIONS = 10;
 const MAX_ROUNDS = Number(process.env.BENCH_MAX_ROUNDS ?? 10);
 const SETTLED = 0.08;
 
-interface Counts {
-  /** The last ROUNDS counts, instructions per request. */
-  kept: number[];
-  /** Whether they agreed within SETTLED before MAX_ROUNDS ran out. */
-  settled: boolean;
-  counted: number;
-}
 const PAGE_PATH = '/v1/content/%2F';
 /** HOST is Folio's listen address, and valgrind's gdbserver names its pipes after it too. */
 const HOST = '127.0.0.1';
@@ -63,6 +57,14 @@ interface System {
   name: string;
   args: string[];
   env: Record<string, string>;
+}
+
+interface Counts {
+  /** The last ROUNDS counts, instructions per request. */
+  kept: number[];
+  /** Whether they agreed within SETTLED before MAX_ROUNDS ran out. */
+  settled: boolean;
+  counted: number;
 }
 
 interface Result {
@@ -81,9 +83,6 @@ interface Scenario {
   /** The If-None-Match sent, or none. */
   etag?: string;
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 function settled(seen: number[]): boolean {
   if (seen.length < ROUNDS) return false;
@@ -179,7 +178,7 @@ async function measure(
       };
       await wrk({ ...target, durationSeconds: WARMUP_SECONDS });
       // Counted until the last ROUNDS counts agree within SETTLED: the first counts after the warm-up
-      // read up to three times the later ones (TurboFan still compiling: valgrind runs one thread at
+      // read two to four times the later ones (TurboFan still compiling: valgrind runs one thread at
       // a time, so V8's background compiles finish late), and a count with a full garbage collection
       // in it reads higher. Only the last ROUNDS are kept.
       const seen: number[] = [];
@@ -190,7 +189,10 @@ async function measure(
         control(pid, '-i', 'off');
         control(pid, '-d');
         const total = await dumpTotal(dir, prefix, ++dumps);
-        if (result.errors > 0) throw new Error(`${system.name}, ${scenario.name}: ${result.errors} errors`);
+        if (result.errors > 0 || result.requests === 0)
+          throw new Error(
+            `${system.name}, ${scenario.name}: ${result.requests} answers, ${result.errors} errors`,
+          );
         // A 304 is headers only, the page 16 KB: anything else means the system answered otherwise.
         if (scenario.etag ? result.bytesPerRequest > 1000 : result.bytesPerRequest < 10_000)
           throw new Error(`${system.name}, ${scenario.name}: ${result.bytesPerRequest} bytes per answer`);
@@ -254,15 +256,16 @@ function report(
     return `| ${system.name} | ${cells.join(' | ')} |`;
   });
   const [info, warn] = [systems[1]?.name as string, systems[2]?.name as string];
-  const access =
-    measured.length < systems.length
-      ? ''
-      : `The access line at info, instructions per request over warn's: ${scenarios
-          .map(
-            (s) =>
-              `${s.name}: ${(of(info, s.name).perRequest - of(warn, s.name).perRequest).toLocaleString('en')}`,
-          )
-          .join('; ')}.`;
+  // Whenever both levels were measured (BENCH_ONLY may leave one out).
+  const both = [info, warn].every((name) => measured.some((m) => m.name === name));
+  const access = !both
+    ? ''
+    : `The access line at info, instructions per request over warn's: ${scenarios
+        .map(
+          (s) =>
+            `${s.name}: ${(of(info, s.name).perRequest - of(warn, s.name).perRequest).toLocaleString('en')}`,
+        )
+        .join('; ')}.`;
   return `# Instructions per request (issue 13)
 
 ${meta.date}. ${meta.cpu}, Node ${meta.node}. Each system alone under valgrind's callgrind, warmed up

@@ -48,7 +48,7 @@ export interface Figures {
   clientCeiling: { autocannonRequestsPerSec: number; wrkRequestsPerSec: number };
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2
