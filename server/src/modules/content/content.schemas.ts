@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Strict, Timestamp } from '../../http/schemas.js';
+import { EntryProblem, Strict, Timestamp } from '../../http/schemas.js';
 import { PageId } from '../definitions/definitions.schemas.js';
 import { LIMITS } from '../definitions/limits.js';
 
@@ -32,6 +32,12 @@ export const Entry = Type.Object(
       description:
         'Starts at 1 and grows by one on every change to the entry (edit, publish, unpublish, restore). Send it back as `If-Match: "<version>"` to edit only what you saw. Visitors see the version their published copy was made at.',
     }),
+    problems: Type.Optional(
+      Type.Array(EntryProblem, {
+        description:
+          "Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it.",
+      }),
+    ),
   },
   { title: 'Entry', examples: [entryExample] },
 );
