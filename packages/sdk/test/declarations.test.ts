@@ -121,7 +121,6 @@ describe('field declarations: the builders give the wire of contract §13', () =
                 key: 'headline',
                 type: 'text',
                 required: true,
-                minLength: 1,
                 maxLength: 60,
                 label: 'Headline',
               },
