@@ -37,14 +37,16 @@ What the API cannot reproduce, and what import does instead:
                        exported file's address or id is rewritten to the new one, so images keep
                        working; the snapshot version then equals the export's with those addresses
                        replaced (checked); --keep-media-urls imports values as they were instead
+  references           an exported entry's id anywhere in a value becomes its imported copy's id
   webhooks             created with new secrets, printed once, and inactive: give each receiver its
                        new secret, then activate it (dashboard, or PATCH /v1/webhooks/:id)
   deploy hooks         those without a secret are re-created; those with one are listed to re-add
   name                 the target project keeps its own
 
 Options:
-  --keep-media-urls    import field values exactly as exported (the snapshot version stays equal,
-                       but addresses still point at the old server's files)
+  --keep-media-urls    leave media addresses in values as exported (the snapshot version stays
+                       equal when no entry is referenced, but addresses still point at the old
+                       server's files)
   --skip-history       make only the end state of each entry, without replaying its history`,
   options: { 'keep-media-urls': { type: 'boolean' }, 'skip-history': { type: 'boolean' } },
   connection: 'all',
