@@ -92,8 +92,13 @@ export type Field<V = unknown, R extends boolean = boolean, L extends boolean = 
 
 /** A component's fields: key → a type name or a builder's declaration. */
 export type Fields = Record<string, SimpleType | Field>;
-/** Fields inside an `object`, a list item or a block: nothing in them may be `localized`. */
-export type NestedFields = Record<string, SimpleType | Field<unknown, boolean, false>>;
+/**
+ * Fields inside an `object`, a list item or a block: nothing in them may be `localized`, and no key
+ * starts with `_` (`_key` and `_type` are the server's, contract §17).
+ */
+export type NestedFields = Record<string, SimpleType | Field<unknown, boolean, false>> & {
+  [reserved: `_${string}`]: never;
+};
 
 /** A kind of component: its id and its fields (what `component()` returns). */
 export interface Component<Id extends string = string, F extends Fields = Fields> {
@@ -291,8 +296,11 @@ export function object<const F extends NestedFields, const O extends Options<Val
   return decl('object', options, { fields: fieldsOf(fields) });
 }
 
+/** A list item or block as written (a `default`): the server gives one without `_key` a new key. */
+type Written<T> = T extends unknown ? Omit<T, '_key'> & { readonly _key?: string } : never;
+
 /** Items of the same fields; each carries `_key`. `min`, `max`: item counts (≤ 1000). */
-export function list<const F extends NestedFields, const O extends Options<Item<F>[]> & Counts>(
+export function list<const F extends NestedFields, const O extends Options<Written<Item<F>>[]> & Counts>(
   fields: F,
   options?: O,
 ): Built<Item<F>[], O> {
@@ -313,7 +321,7 @@ type Kind = { componentId: string; label?: string; fields: NestedFields };
 
 export function blocks<
   const K extends readonly [Kind, ...Kind[]],
-  const O extends Options<Block<K[number]>[]> & Counts,
+  const O extends Options<Written<Block<K[number]>>[]> & Counts,
 >(kinds: K, options?: O): Built<Block<K[number]>[], O> {
   const wire = kinds.map(({ componentId, label, fields }) => ({
     componentId,

@@ -260,3 +260,15 @@ export async function heroHeadline(entries: PageEntry[]): Promise<string> {
   void hero?.fields.subtitle;
   return hero?.fields.heading ?? String(_t);
 }
+
+// ---- Keys and defaults of containers ----
+
+// @ts-expect-error no key inside a list starts with _ (_key and _type are the server's)
+list({ _key: 'text' });
+// @ts-expect-error nor inside an object
+object({ _type: 'text' });
+// A list's default is written without _key (the server gives each item one); a block's names its _type.
+list({ title: 'text' }, { default: [{ title: 'First' }, { _key: 'b', title: 'Second' }] });
+blocks([block('Quote', { text: 'text' })], { default: [{ _type: 'Quote', text: 'Hi' }] });
+// @ts-expect-error a block default's _type is one of its kinds
+blocks([block('Quote', { text: 'text' })], { default: [{ _type: 'Hero', text: 'Hi' }] });
