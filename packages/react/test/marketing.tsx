@@ -1,14 +1,5 @@
-import {
-  blocks,
-  component,
-  isResolved,
-  link,
-  list,
-  reference,
-  select,
-  text,
-  useFolio,
-} from '../src/index.js';
+import { blocks, component, isResolved, link, list, reference, select, text } from '@folio/sdk';
+import { useFolio } from '../src/index.js';
 
 /** The README's marketing page, as a site developer writes it with @folio/react. */
 export const Testimonial = component('Testimonial', {

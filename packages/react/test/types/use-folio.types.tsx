@@ -3,16 +3,8 @@
  * B>>` fails to compile unless A and B are the same type; each `@ts-expect-error` fails to compile
  * unless its next line is an error.
  */
-import {
-  blocks,
-  link,
-  list,
-  type ResolvedEntry,
-  reference,
-  select,
-  text,
-  useFolio,
-} from '../../src/index.js';
+import { blocks, link, list, type ResolvedEntry, reference, select, text } from '@folio/sdk';
+import { useFolio } from '../../src/index.js';
 import { Landing, Menu, Testimonial } from '../marketing.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
