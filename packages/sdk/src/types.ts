@@ -2,8 +2,9 @@ import type { Schemas } from '@folio/client';
 import type { FieldDefinition, Fields } from './fields.js';
 
 /**
- * The SDK's public types, all taken from the generated API types (@folio/client): nothing about the
- * wire is restated here, only narrowed or combined.
+ * The SDK's public types, taken from the generated API types (@folio/client): nothing about the wire
+ * is restated here, only narrowed or combined. The one exception is in ./fields.ts: the field
+ * declarations of contract §13, until the API's schemas of them reach the generated client.
  */
 
 /** An entry as `GET /v1/content/:pageId` and the live stream give it. */

@@ -78,6 +78,3 @@ export function rewriter(...rewrites: Rewrite[]): Rewriter {
     },
   };
 }
-
-/** For `--keep-media-urls`: values are imported exactly as exported. */
-export const keepAsIs: Rewriter = rewriter();

@@ -73,7 +73,8 @@ Options:
 
     const moves = await uploadMedia(access, dir, archive, io);
     const keep = values['keep-media-urls'] === true;
-    const rewrites = keep ? [] : [mediaRewrite(moves)];
+    const media = keep ? undefined : mediaRewrite(moves);
+    const rewrites = media ? [media] : [];
 
     // Definitions twice: first without fields, so values a definition's current field types would
     // refuse (a type changed after they were published) are stored as they were; then as exported.
@@ -95,7 +96,7 @@ Options:
     // allow, say) is reported and the rest goes on; the exit code is then 1.
     let problems = await createWebhooks(access, archive, io);
     problems += await restoreDeployHooks(access, archive, io);
-    await checkSnapshot(access, archive, { media: rewrites[0], entries: entryRewrite(entries.ids) }, io);
+    await checkSnapshot(access, archive, { media, entries: entryRewrite(entries.ids) }, io);
     if (problems > 0) io.err(`Imported, with ${count(problems, 'problem')} listed above.\n`);
     return problems > 0 ? 1 : 0;
   },
@@ -236,7 +237,7 @@ async function checkSnapshot(
   io: Io,
 ): Promise<void> {
   const snapshot = (await answer(url, 'read the new snapshot', () => visitor.GET('/v1/snapshot'))).data;
-  const media = rewriter(...(moves.media ? [moves.media] : []));
+  const media = moves.media ? rewriter(moves.media) : rewriter();
   const entries = rewriter(moves.entries);
   const moved = entries.rewrite(media.rewrite(archive.snapshot));
   const replaced = [
