@@ -1,24 +1,18 @@
-import type { ComponentDefinition, FieldType } from '@folio/sdk';
+import { type ComponentDefinition, type Fields, fieldsOf, type ValueOf, type ValuesOf } from '@folio/sdk';
 
 /**
- * A component's fields as `useFolio` declares them: key → type, e.g. `{ title: 'text', price: 'number' }`.
- * The same declaration is what gets registered and what types the values the hook returns.
+ * A component's fields as `useFolio` declares them: key → a type name or a builder's declaration
+ * (@folio/sdk's `text`, `select`, `list`, `reference`…), e.g. `{ title: 'text', variant:
+ * select(['light', 'dark']) }`. The same declaration is what gets registered and what types the
+ * values the hook returns.
  */
-export type FieldDeclaration = Record<string, FieldType>;
+export type FieldDeclaration = Fields;
 
-/** The value a field of that type holds: `number`, `boolean`, `unknown` for `json`, else a string. */
-export type FieldValue<T extends FieldType> = T extends 'number'
-  ? number
-  : T extends 'boolean'
-    ? boolean
-    : T extends 'json'
-      ? unknown
-      : string;
+/** The value a field of that declaration holds (`'number'` → `number`, `list(…)` → its items…). */
+export type FieldValue<T> = ValueOf<T>;
 
-/** The values of declared fields; each is undefined until an editor fills it. */
-export type FieldValues<D extends FieldDeclaration> = {
-  readonly [K in keyof D]: FieldValue<D[K]> | undefined;
-};
+/** The values of declared fields; each is undefined until an editor fills it, unless `required`. */
+export type FieldValues<D extends FieldDeclaration> = ValuesOf<D>;
 
 /** The definition sent to Folio for one instance of a component. */
 export function definitionOf(
@@ -26,5 +20,5 @@ export function definitionOf(
   componentId: string,
   fields: FieldDeclaration,
 ): ComponentDefinition {
-  return { componentId, instanceKey, fields: Object.entries(fields).map(([key, type]) => ({ key, type })) };
+  return { componentId, instanceKey, fields: fieldsOf(fields) };
 }

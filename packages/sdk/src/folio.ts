@@ -1,11 +1,13 @@
-import { createFolioClient } from '@folio/client';
+import { createFolioClient, type Schemas } from '@folio/client';
 import { bakedObjects, unwrapSnapshot } from './baked.js';
 import { apiError, type ErrorBody, transportError } from './errors.js';
+import { fieldsOf } from './fields.js';
 import { type LiveOptions, openLive } from './live.js';
 import { registrar } from './register.js';
 import { transport } from './transport.js';
 import type {
   ComponentDefinition,
+  ComponentInput,
   Entry,
   Fetch,
   FolioObject,
@@ -74,8 +76,11 @@ export interface Folio {
    * it themselves; @folio/react's FolioProvider calls it.
    */
   editable(pageId: string): void;
-  /** Declares the components of a page; Folio creates a draft stub entry for each new one. */
-  register(pageId: string, components: ComponentDefinition[]): Promise<SyncResult | null>;
+  /**
+   * Declares the components of a page; Folio creates a draft stub entry for each new one. Fields are
+   * the wire's `[{ key, type, ...options }]` or a record of declarations (`{ title: text(), … }`).
+   */
+  register(pageId: string, components: readonly ComponentInput[]): Promise<SyncResult | null>;
   /** The entries of a page: published ones, or every working copy with a preview token. */
   page(pageId: string, options?: ReadOptions): Promise<PageEntry[]>;
   /** The entries of a page if they are known without a request (baked, or read before); else undefined. */
@@ -90,6 +95,12 @@ export interface Folio {
     options?: LiveOptions,
   ): () => void;
 }
+
+/** A component with its fields as the wire's array. */
+const definitionOf = (component: ComponentInput): ComponentDefinition =>
+  Array.isArray(component.fields)
+    ? (component as ComponentDefinition)
+    : { ...component, fields: fieldsOf(component.fields) };
 
 /** What the generated client's calls resolve to, as far as unwrapping needs. */
 type Result<T> =
@@ -152,7 +163,8 @@ export function createFolio(options: FolioOptions): Folio {
   const registerBatched = registrar(
     (pageId, components) =>
       call(() =>
-        client.POST('/v1/definitions/sync', { body: { pageId, components } }),
+        // The client's SyncBody predates nested declarations (contract §13); the wire takes them.
+        client.POST('/v1/definitions/sync', { body: { pageId, components } as Schemas['SyncBody'] }),
       ) as Promise<SyncResult>,
     onError,
   );
@@ -203,8 +215,9 @@ export function createFolio(options: FolioOptions): Folio {
         onError,
       );
     },
-    register(pageId, components) {
+    register(pageId, given) {
       folio.editable(pageId);
+      const components = given.map(definitionOf);
       for (const component of components) fields.set(component.componentId, component.fields);
       return registerBatched(pageId, components);
     },

@@ -23,8 +23,9 @@ interface Batch {
   reject(error: unknown): void;
 }
 
+/** Options and nested declarations count: a changed nested field is a change to send (contract §13). */
 const fingerprint = (component: ComponentDefinition): string =>
-  JSON.stringify([component.componentId, component.fields.map((field) => [field.key, field.type])]);
+  JSON.stringify([component.componentId, component.fields]);
 
 export function registrar(send: Send, onError: (error: unknown) => void) {
   /** `pageId \n instanceKey` → fingerprint of what was sent (or is being sent). */

@@ -1,8 +1,10 @@
 import type { Schemas } from '@folio/client';
+import type { FieldDefinition, Fields } from './fields.js';
 
 /**
- * The SDK's public types, all taken from the generated API types (@folio/client): nothing about the
- * wire is restated here, only narrowed or combined.
+ * The SDK's public types, taken from the generated API types (@folio/client): nothing about the wire
+ * is restated here, only narrowed or combined. The one exception is in ./fields.ts: the field
+ * declarations of contract §13, until the API's schemas of them reach the generated client.
  */
 
 /** An entry as `GET /v1/content/:pageId` and the live stream give it. */
@@ -18,10 +20,15 @@ export type SnapshotInput = Snapshot | { data: Snapshot; error: null };
  */
 export type PageEntry = Schemas['SnapshotEntry'] & Partial<Omit<Entry, keyof Schemas['SnapshotEntry']>>;
 
-/** One component as `POST /v1/definitions/sync` takes it. */
-export type ComponentDefinition = Schemas['SyncBody']['components'][number];
-/** `text`, `richtext`, `number`, `boolean`, `image`, `url` or `json`. */
-export type FieldType = ComponentDefinition['fields'][number]['type'];
+/**
+ * One component as `POST /v1/definitions/sync` takes it, its fields as contract §13 declares them
+ * (the generated client's `SyncBody` still knows only flat fields of seven types).
+ */
+export type ComponentDefinition = Omit<Schemas['SyncBody']['components'][number], 'fields'> & {
+  fields: FieldDefinition[];
+};
+/** What `register` takes: the wire's field array, or fields declared as `key → declaration`. */
+export type ComponentInput = ComponentDefinition | (Omit<ComponentDefinition, 'fields'> & { fields: Fields });
 export type SyncResult = Schemas['SyncResult'];
 
 /** An object with its fields and collections; `updatedAt` is absent when read from a baked snapshot. */

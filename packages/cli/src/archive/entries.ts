@@ -3,7 +3,7 @@ import { call } from '../api.js';
 import { sameJson } from '../canonical.js';
 import { CommandError } from '../io.js';
 import type { ExportedEntry } from './format.js';
-import type { Rewriter } from './media-refs.js';
+import { entryRewrite, type Rewrite, type Rewriter, rewriter } from './media-refs.js';
 
 type Fields = Record<string, unknown>;
 
@@ -14,10 +14,21 @@ type Fields = Record<string, unknown>;
  * brought to its exported published copy and working copy. The new history therefore has the same
  * publishes in the same order, made by the importing user at the time of the import (the original
  * actors and times stay in entries.json). Without history (`--skip-history`) only the end state is made.
+ *
+ * Every stub is read before any value is written, so each exported entry's new id is known and a
+ * reference to it, wherever it is written (an entry earlier in the file, a list item), is rewritten.
  */
 export interface EntryImport {
   url: string;
   /** A session with the project's key (the content routes). */
+  editor: FolioClient;
+  /** Rewrites of strings in values (media addresses); entry ids are added here. */
+  rewrites: Rewrite[];
+  replayHistory: boolean;
+}
+
+interface Context {
+  url: string;
   editor: FolioClient;
   rewriter: Rewriter;
   replayHistory: boolean;
@@ -32,10 +43,10 @@ interface State {
 export async function importEntries(
   context: EntryImport,
   entries: readonly ExportedEntry[],
-): Promise<{ entries: number; publishes: number }> {
+): Promise<{ entries: number; publishes: number; ids: Map<string, string> }> {
   const byPage = new Map<string, ExportedEntry[]>();
   for (const entry of entries) byPage.set(entry.pageId, [...(byPage.get(entry.pageId) ?? []), entry]);
-  let publishes = 0;
+  const states: [ExportedEntry, State][] = [];
   for (const [pageId, list] of byPage) {
     const stubs = await call(context.url, `read the new entries of ${pageId}`, () =>
       context.editor.GET('/v1/content/{id}', { params: { path: { id: pageId } } }),
@@ -48,17 +59,21 @@ export async function importEntries(
           `entry ${pageId} ${entry.instanceKey} has no definition in the export, so no entry was made for it`,
         );
       }
-      publishes += await importEntry(context, entry, {
-        id: stub.id,
-        working: stub.fields,
-        published: stub.status === 'published' ? stub.fields : null,
-      });
+      states.push([
+        entry,
+        { id: stub.id, working: stub.fields, published: stub.status === 'published' ? stub.fields : null },
+      ]);
     }
   }
-  return { entries: entries.length, publishes };
+  const ids = new Map(states.map(([entry, state]) => [entry.id, state.id]));
+  const { rewrites, ...rest } = context;
+  const withIds: Context = { ...rest, rewriter: rewriter(...rewrites, entryRewrite(ids)) };
+  let publishes = 0;
+  for (const [entry, state] of states) publishes += await importEntry(withIds, entry, state);
+  return { entries: entries.length, publishes, ids };
 }
 
-async function importEntry(context: EntryImport, entry: ExportedEntry, state: State): Promise<number> {
+async function importEntry(context: Context, entry: ExportedEntry, state: State): Promise<number> {
   const { rewriter } = context;
   let publishes = 0;
   if (context.replayHistory) {
@@ -85,7 +100,7 @@ async function importEntry(context: EntryImport, entry: ExportedEntry, state: St
  * publishes it or not. Nothing is sent when nothing would change.
  */
 async function save(
-  context: EntryImport,
+  context: Context,
   state: State,
   target: Fields,
   status: 'draft' | 'published',
@@ -106,7 +121,7 @@ async function save(
   if (status === 'published') state.published = saved.fields;
 }
 
-async function unpublish(context: EntryImport, state: State): Promise<void> {
+async function unpublish(context: Context, state: State): Promise<void> {
   await call(context.url, `unpublish entry ${state.id}`, () =>
     context.editor.POST('/v1/content/{entryId}/unpublish', { params: { path: { entryId: state.id } } }),
   );

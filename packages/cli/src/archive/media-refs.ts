@@ -4,7 +4,8 @@
  * old address (what the dashboard's image picker stores) or the old id would point at nothing. Every
  * string of every imported value is rewritten: an address of an exported file — with any origin, or
  * none, and with its variant query kept (`?w=160`) — becomes the new file's address, and a string that
- * is exactly an exported media id becomes the new id. Anything else is left as it was.
+ * is exactly an exported media id becomes the new id. Anything else is left as it was. Entry ids are
+ * rewritten the same way (`entryRewrite`).
  */
 export interface MediaMoves {
   /** The exported project's id, as it appears in media addresses. */
@@ -21,26 +22,49 @@ export interface Rewriter {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-export function mediaRewriter({ fromProject, moved }: MediaMoves): Rewriter {
-  let count = 0;
+/** One string's rewrite: the new string, or the same one when it is not an address or id it knows. */
+export type Rewrite = (text: string) => string;
+
+export function mediaRewriter(moves: MediaMoves): Rewriter {
+  return rewriter(mediaRewrite(moves));
+}
+
+/** Media addresses and ids of the export → those of the new project. */
+export function mediaRewrite({ fromProject, moved }: MediaMoves): Rewrite {
+  if (moved.size === 0) return (text) => text;
   // An optional origin, then /media/<project>/<id>.<ext>: the id is the part the map knows.
   const address = new RegExp(
     `(?:https?://[^\\s"'<>()/?#]+)?/media/${escapeRegExp(fromProject)}/([A-Za-z0-9_-]+)\\.[A-Za-z0-9]+`,
     'g',
   );
-  const rewriteString = (text: string): string => {
+  return (text) => {
     const exact = moved.get(text);
-    if (exact) {
-      count++;
-      return exact.id;
-    }
+    if (exact) return exact.id;
     if (!text.includes('/media/')) return text;
-    const next = text.replace(address, (whole, id: string) => moved.get(id)?.url ?? whole);
+    return text.replace(address, (whole, id: string) => moved.get(id)?.url ?? whole);
+  };
+}
+
+/**
+ * Entry ids in imported content: entries get new ids on the new project, so a reference (contract §13:
+ * a string that is exactly an entry id, at any depth: `fields.author`, `fields.items[1].ref`) to an
+ * exported entry becomes a reference to its imported copy. An id of an entry that was not exported is
+ * left as it was (it reads as missing, as it did).
+ */
+export function entryRewrite(moved: ReadonlyMap<string, string>): Rewrite {
+  return (text) => moved.get(text) ?? text;
+}
+
+/** Walks a value and applies each rewrite, in order, to every string in it; counts strings changed. */
+export function rewriter(...rewrites: Rewrite[]): Rewriter {
+  let count = 0;
+  const rewriteString = (text: string): string => {
+    const next = rewrites.reduce((value, rewrite) => rewrite(value), text);
     if (next !== text) count++;
     return next;
   };
   const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return moved.size > 0 ? rewriteString(value) : value;
+    if (typeof value === 'string') return rewriteString(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value !== null && typeof value === 'object') {
       return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, walk(v)]));
@@ -48,12 +72,9 @@ export function mediaRewriter({ fromProject, moved }: MediaMoves): Rewriter {
     return value;
   };
   return {
-    rewrite: <T>(value: T) => walk(value) as T,
+    rewrite: <T>(value: T) => (rewrites.length === 0 ? value : (walk(value) as T)),
     get count() {
       return count;
     },
   };
 }
-
-/** For `--keep-media-urls`: values are imported exactly as exported. */
-export const keepAsIs: Rewriter = { rewrite: (value) => value, count: 0 };

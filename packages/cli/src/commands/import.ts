@@ -3,7 +3,13 @@ import type { FolioClient, Schemas } from '@folio/client';
 import { answer, call } from '../api.js';
 import { importEntries } from '../archive/entries.js';
 import type { Archive } from '../archive/format.js';
-import { keepAsIs, type MediaMoves, mediaRewriter } from '../archive/media-refs.js';
+import {
+  entryRewrite,
+  type MediaMoves,
+  mediaRewrite,
+  type Rewrite,
+  rewriter,
+} from '../archive/media-refs.js';
 import { importObjects } from '../archive/objects.js';
 import { openProject, type ProjectAccess } from '../archive/project.js';
 import { mediaBytes, readArchive } from '../archive/read.js';
@@ -31,14 +37,16 @@ What the API cannot reproduce, and what import does instead:
                        exported file's address or id is rewritten to the new one, so images keep
                        working; the snapshot version then equals the export's with those addresses
                        replaced (checked); --keep-media-urls imports values as they were instead
+  references           an exported entry's id anywhere in a value becomes its imported copy's id
   webhooks             created with new secrets, printed once, and inactive: give each receiver its
                        new secret, then activate it (dashboard, or PATCH /v1/webhooks/:id)
   deploy hooks         those without a secret are re-created; those with one are listed to re-add
   name                 the target project keeps its own
 
 Options:
-  --keep-media-urls    import field values exactly as exported (the snapshot version stays equal,
-                       but addresses still point at the old server's files)
+  --keep-media-urls    leave media addresses in values as exported (the snapshot version stays
+                       equal when no entry is referenced, but addresses still point at the old
+                       server's files)
   --skip-history       make only the end state of each entry, without replaying its history`,
   options: { 'keep-media-urls': { type: 'boolean' }, 'skip-history': { type: 'boolean' } },
   connection: 'all',
@@ -65,17 +73,21 @@ Options:
 
     const moves = await uploadMedia(access, dir, archive, io);
     const keep = values['keep-media-urls'] === true;
-    const rewriter = keep ? keepAsIs : mediaRewriter(moves);
+    const media = keep ? undefined : mediaRewrite(moves);
+    const rewrites = media ? [media] : [];
 
     // Definitions twice: first without fields, so values a definition's current field types would
     // refuse (a type changed after they were published) are stored as they were; then as exported.
     await syncDefinitions(access, archive, false);
     const entries = await importEntries(
-      { url, editor, rewriter, replayHistory: values['skip-history'] !== true },
+      { url, editor, rewrites, replayHistory: values['skip-history'] !== true },
       archive.entries,
     );
     await syncDefinitions(access, archive, true);
-    const objects = await importObjects({ url, member, rewriter }, archive.objects);
+    const objects = await importObjects(
+      { url, member, rewriter: rewriter(...rewrites, entryRewrite(entries.ids)) },
+      archive.objects,
+    );
     io.err(
       `Imported ${count(moves.moved.size, 'media file')}, ${count(entries.entries, 'entry', 'entries')} (${count(entries.publishes, 'publish', 'publishes')}), ${count(objects.published, 'published object')} and ${count(objects.drafts, 'object draft')}\n`,
     );
@@ -84,7 +96,7 @@ Options:
     // allow, say) is reported and the rest goes on; the exit code is then 1.
     let problems = await createWebhooks(access, archive, io);
     problems += await restoreDeployHooks(access, archive, io);
-    await checkSnapshot(access, archive, keep ? undefined : moves, io);
+    await checkSnapshot(access, archive, { media, entries: entryRewrite(entries.ids) }, io);
     if (problems > 0) io.err(`Imported, with ${count(problems, 'problem')} listed above.\n`);
     return problems > 0 ? 1 : 0;
   },
@@ -215,33 +227,35 @@ async function restoreDeployHooks({ url, member, project }: ProjectAccess, archi
 
 /**
  * The proof of the import: the new snapshot's version against the one the export's snapshot must
- * have here — the same, or with media addresses replaced (computed as the server does: contract §3).
+ * have here — the same, or with media addresses and entry ids replaced (computed as the server does:
+ * contract §3).
  */
 async function checkSnapshot(
   { url, visitor }: ProjectAccess,
   archive: Archive,
-  moves: MediaMoves | undefined,
+  moves: { media?: Rewrite; entries: Rewrite },
   io: Io,
 ): Promise<void> {
   const snapshot = (await answer(url, 'read the new snapshot', () => visitor.GET('/v1/snapshot'))).data;
-  let expected = archive.snapshot.version;
-  let rewritten = 0;
-  if (moves) {
-    const rewriter = mediaRewriter(moves);
-    const moved = rewriter.rewrite(archive.snapshot);
-    rewritten = rewriter.count;
-    if (rewritten > 0) expected = snapshotVersion(moved);
-  }
+  const media = moves.media ? rewriter(moves.media) : rewriter();
+  const entries = rewriter(moves.entries);
+  const moved = entries.rewrite(media.rewrite(archive.snapshot));
+  const replaced = [
+    media.count > 0 && count(media.count, 'media address', 'media addresses'),
+    entries.count > 0 && count(entries.count, 'entry id'),
+  ].filter(Boolean);
+  const expected = replaced.length > 0 ? snapshotVersion(moved) : archive.snapshot.version;
   if (snapshot.version !== expected) {
+    const what = [media.count > 0 && 'media addresses', entries.count > 0 && 'entry ids'].filter(Boolean);
     throw new CommandError(
       `the new snapshot is ${snapshot.version}, the export's ${expected}${
-        rewritten > 0 ? ' (with media addresses replaced)' : ''
+        what.length > 0 ? ` (with ${what.join(' and ')} replaced)` : ''
       }: the published content differs`,
     );
   }
   io.err(
-    rewritten > 0
-      ? `Snapshot ${snapshot.version}: the export's published content with ${count(rewritten, 'media address', 'media addresses')} replaced (exported as ${archive.snapshot.version}).\n`
+    replaced.length > 0
+      ? `Snapshot ${snapshot.version}: the export's published content with ${replaced.join(' and ')} replaced (exported as ${archive.snapshot.version}).\n`
       : `Snapshot ${snapshot.version}: the same as the export's.\n`,
   );
   io.out(`${snapshot.version}\n`);

@@ -1,5 +1,6 @@
 import type { FolioClient, Schemas } from '@folio/client';
 import { call, folioClient } from '../api.js';
+import { sameJson } from '../canonical.js';
 import type { Command } from '../command.js';
 import { pathIn, readJsonArgument } from '../files.js';
 import { CommandError, UsageError } from '../io.js';
@@ -139,16 +140,22 @@ function describePlan(plan: DryRun, dryRun: boolean): string {
   return parts.length > 0 ? parts.join('; ') : 'unchanged';
 }
 
+/**
+ * A change in words: `+key: type`, `-key: type`, `key: old → new` for a new type, `key: type
+ * (options)` when only its options or nested declarations differ (contract §13: a changed nested field
+ * is a change). Declarations are compared whole, as the server does.
+ */
 export function describeChange({ from, to }: Change): string {
   const parts: string[] = [];
   if (from.componentId !== to.componentId) parts.push(`componentId ${from.componentId} → ${to.componentId}`);
-  const before = new Map(from.fields.map((f) => [f.key, f.type]));
-  const after = new Map(to.fields.map((f) => [f.key, f.type]));
-  for (const [key, type] of after) {
+  const before = new Map(from.fields.map((f) => [f.key, f]));
+  const after = new Map(to.fields.map((f) => [f.key, f]));
+  for (const [key, field] of after) {
     const was = before.get(key);
-    if (was === undefined) parts.push(`+${key}: ${type}`);
-    else if (was !== type) parts.push(`${key}: ${was} → ${type}`);
+    if (was === undefined) parts.push(`+${key}: ${field.type}`);
+    else if (was.type !== field.type) parts.push(`${key}: ${was.type} → ${field.type}`);
+    else if (!sameJson(was, field)) parts.push(`${key}: ${field.type} (options)`);
   }
-  for (const [key, type] of before) if (!after.has(key)) parts.push(`-${key}: ${type}`);
+  for (const [key, field] of before) if (!after.has(key)) parts.push(`-${key}: ${field.type}`);
   return parts.length > 0 ? parts.join(', ') : 'field order';
 }

@@ -70,7 +70,7 @@ export type EdgeRule = (
 export interface Edge {
   url: string;
   /** Every request that reached the edge, with what happened to it. */
-  seen: { method: string; path: string; at: number; answer: number | 'forwarded' | 'hung' }[];
+  seen: { method: string; path: string; at: number; answer: number | 'forwarded' | 'hung'; body?: string }[];
   close(): Promise<void>;
 }
 
@@ -92,9 +92,10 @@ export async function startEdge(target: string, rule: EdgeRule): Promise<Edge> {
       response.end('refused by the edge');
       return;
     }
-    seen.push({ method: request.method ?? 'GET', path, at: Date.now(), answer: 'forwarded' });
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined;
+    seen.push({ method: request.method ?? 'GET', path, at: Date.now(), answer: 'forwarded', body });
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value);
