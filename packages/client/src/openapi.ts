@@ -287,6 +287,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/{entryId}/references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entries that refer to an entry
+         * @description Every entry whose working or published copy refers to this one through a `reference` field: one row per entry, copy (`working` or `published`) and `path` (written as in `problems`, with indexes in that copy: `fields.author`, `fields.items[1].ref`). `locale` is null for a shared field. Ordered by pageId, instanceKey, copy and path. Callers: any member (session).
+         */
+        get: operations["listEntryReferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/content/{entryId}/unpublish": {
         parameters: {
             query?: never;
@@ -324,6 +344,8 @@ export type paths = {
          *
          *     A member's session sent with the key (`Authorization: Bearer <token>` plus `x-cms-key`) adds drafts: every entry with its working fields; `status` is "published" only while the working copy equals the published copy. A preview token (`x-cms-preview`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are `Cache-Control: private, no-store`.
          *
+         *     References (fields of type `reference`): visitors and preview tokens read each one resolved, as a `ResolvedReference` `{ id, pageId, instanceKey, componentId, fields }` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to `?depth=` levels (0-3, default 1). Below that, on a cycle, or past 1,000 entries per answer: `{ id }`. A target the reader cannot see is `null` (single) or left out (multiple). A member's session reads the stored ids unless it sends `?resolve=true`. A publish, unpublish or deletion of a referenced entry changes the answer and its `ETag` of every page that refers to it, at once on every instance.
+         *
          *     Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).
          */
         get: operations["listPageEntries"];
@@ -332,6 +354,8 @@ export type paths = {
         /**
          * Delete an entry
          * @description Removes the entry, its definition and its history. Afterwards its id is 404 everywhere. If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
+         *
+         *     When published content of other entries (other pages, for a page) refers to what would be deleted through a `reference` field, the answer is 409 `conflict` with `details: { referencedBy: [entryId…] }` and nothing is deleted, unless `?force=true`: then those references read as missing (`null`, or left out of a multiple reference).
          *
          *     Callers: a project admin's session plus the project's `x-cms-key`.
          */
@@ -611,6 +635,8 @@ export type paths = {
         /**
          * Delete a page
          * @description The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
+         *
+         *     When published content of other entries (other pages, for a page) refers to what would be deleted through a `reference` field, the answer is 409 `conflict` with `details: { referencedBy: [entryId…] }` and nothing is deleted, unless `?force=true`: then those references read as missing (`null`, or left out of a multiple reference).
          *
          *     Callers: a project admin's session plus the project's `x-cms-key`.
          */
@@ -1581,8 +1607,9 @@ export type components = {
             pageId: string;
             instanceKey: string;
             componentId: string;
+            /** @description The field values. A `reference` field holds a `ResolvedReference` (a multiple one an array of them) on visitor and preview reads, the stored entry id (`"ent_…"`, an array of them) on a member’s reads without `?resolve=true`. */
             fields: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["ResolvedReference"] | components["schemas"]["ResolvedReference"][] | unknown;
             };
             status: "draft" | "published";
             publishedAt: string | null;
@@ -2182,6 +2209,55 @@ export type components = {
             /** @description Rule, with multiple. */
             max?: number;
         };
+        /**
+         * ReferenceRow
+         * @example {
+         *       "id": "ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "pageId": "/",
+         *       "instanceKey": "testimonials",
+         *       "componentId": "Testimonials",
+         *       "path": "fields.picks[0]",
+         *       "locale": null,
+         *       "copy": "published"
+         *     }
+         */
+        ReferenceRow: {
+            /** @description The referring entry. */
+            id: string;
+            pageId: string;
+            instanceKey: string;
+            componentId: string;
+            /** @description Where, as in `problems`: `fields.author`, `fields.items[1].ref`. */
+            path: string;
+            /** @description The locale of a localized field’s value; null for a shared field. */
+            locale: string | null;
+            copy: "working" | "published";
+        };
+        /**
+         * ResolvedReference
+         * @description In place of an entry id, on visitor reads, preview reads and live streams: `{ id, pageId, instanceKey, componentId, fields }` of the entry (the visitor: its published copy; preview: its working copy), resolved down to `?depth=` levels. Past that depth, on a cycle, or past the 1,000 entries one answer resolves, `{ id }` alone. A reference whose entry the reader cannot see (never published, unpublished, deleted) is `null` in a single reference and left out of a multiple one.
+         * @example {
+         *       "id": "ent_01JD3ZK4Q7M2X8V5B6N9C0R1T3",
+         *       "pageId": "@site",
+         *       "instanceKey": "quote-ada",
+         *       "componentId": "Testimonial",
+         *       "fields": {
+         *         "quote": "Folio let us ship in a week.",
+         *         "author": "Ada"
+         *       }
+         *     }
+         */
+        ResolvedReference: {
+            /** @description The entry id. */
+            id: string;
+            pageId?: string;
+            instanceKey?: string;
+            componentId?: string;
+            /** @description The entry’s fields as this reader sees them, its own references resolved in turn. */
+            fields?: {
+                [key: string]: unknown;
+            };
+        };
         /** RichtextField */
         RichtextField: {
             /** @description The field key (unique among its siblings). */
@@ -2390,6 +2466,7 @@ export type components = {
          *       "content": {
          *         "/": [
          *           {
+         *             "id": "ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
          *             "instanceKey": "hero",
          *             "componentId": "Hero",
          *             "fields": {
@@ -2459,6 +2536,8 @@ export type components = {
         };
         /** SnapshotEntry */
         SnapshotEntry: {
+            /** @description The entry id: references (fields of type `reference`) hold it, so a build resolves them itself. */
+            id: string;
             instanceKey: string;
             componentId: string;
             /** @description The published fields. */
@@ -4404,6 +4483,135 @@ export interface operations {
             };
         };
     };
+    listEntryReferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReferenceRow"][];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     unpublishEntry: {
         parameters: {
             query?: never;
@@ -4556,7 +4764,12 @@ export interface operations {
     };
     listPageEntries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many levels of references to resolve (0-3, default 1; anything else is 400). Below that, and on a cycle, a reference is `{ id }`. */
+                depth?: number;
+                /** @description A member's session reads stored entry ids (the editing view); `true` resolves them as a preview token would (working copies). Visitors and preview tokens always read resolved references. */
+                resolve?: boolean;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).
@@ -4695,7 +4908,10 @@ export interface operations {
     };
     deleteEntry: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Delete even when published content of other entries refers to it (409 otherwise); those references then read as missing. */
+                force?: boolean;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
@@ -4784,6 +5000,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Conflict with the current state; nothing was written: `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "conflict";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -6482,7 +6714,10 @@ export interface operations {
     };
     deletePage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Delete even when published content of other entries refers to it (409 otherwise); those references then read as missing. */
+                force?: boolean;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
@@ -6586,6 +6821,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Conflict with the current state; nothing was written: `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "conflict";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

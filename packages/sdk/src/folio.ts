@@ -3,6 +3,7 @@ import { bakedObjects, unwrapSnapshot } from './baked.js';
 import { apiError, type ErrorBody, transportError } from './errors.js';
 import { fieldsOf } from './fields.js';
 import { type LiveOptions, openLive } from './live.js';
+import { resolveBaked } from './references.js';
 import { registrar } from './register.js';
 import { transport } from './transport.js';
 import type {
@@ -37,6 +38,13 @@ export interface FolioOptions {
    * preview token: reads then go to the API.
    */
   snapshot?: SnapshotInput;
+  /**
+   * The site's components (what `component()` returns, or the wire's form). Baked mode resolves
+   * references from the snapshot by their declarations, which the snapshot does not carry
+   * (`register` adds the components it is given too); an entry of a component not declared here is
+   * read with its stored values.
+   */
+  components?: readonly { componentId: string; fields: ComponentInput['fields'] }[];
   /** Another fetch (a runtime's own, a test's); the global one by default. */
   fetch?: Fetch;
   /** Time limit of one request, answer included, in ms (10,000). Live streams have none. */
@@ -50,6 +58,11 @@ export interface FolioOptions {
 
 export interface ReadOptions {
   signal?: AbortSignal;
+}
+
+export interface PageOptions extends ReadOptions {
+  /** Levels of references to resolve (0-3, default 1; contract §13): the API's `?depth=`. */
+  depth?: number;
 }
 
 export interface ObjectsOptions extends ReadOptions {
@@ -82,7 +95,7 @@ export interface Folio {
    */
   register(pageId: string, components: readonly ComponentInput[]): Promise<SyncResult | null>;
   /** The entries of a page: published ones, or every working copy with a preview token. */
-  page(pageId: string, options?: ReadOptions): Promise<PageEntry[]>;
+  page(pageId: string, options?: PageOptions): Promise<PageEntry[]>;
   /** The entries of a page if they are known without a request (baked, or read before); else undefined. */
   peek(pageId: string): PageEntry[] | undefined;
   snapshot(options?: ReadOptions): Promise<Snapshot>;
@@ -153,10 +166,21 @@ export function createFolio(options: FolioOptions): Folio {
 
   const pages = new Map<string, PageEntry[]>();
   const reading = new Map<string, Promise<PageEntry[]>>();
+  /** Declarations by componentId, for baked mode's references (createFolio's `components`, then `register`'s). */
+  const declared = new Map<string, ComponentDefinition['fields']>();
+  for (const { componentId, fields } of options.components ?? [])
+    declared.set(componentId, Array.isArray(fields) ? fields : fieldsOf(fields));
+  const bakedPage = (snapshot: Snapshot, pageId: string, depth = 1) =>
+    resolveBaked(snapshot, pageId, depth, declared);
 
-  function readPage(pageId: string, signal?: AbortSignal): Promise<Entry[]> {
+  function readPage(pageId: string, signal?: AbortSignal, depth?: number): Promise<Entry[]> {
+    const query = depth === undefined ? undefined : { depth };
     return call(() =>
-      client.GET('/v1/content/{id}', { params: { path: { id: pageId } }, headers: preview, signal }),
+      client.GET('/v1/content/{id}', {
+        params: { path: { id: pageId }, ...(query && { query }) },
+        headers: preview,
+        signal,
+      }),
     );
   }
 
@@ -218,22 +242,26 @@ export function createFolio(options: FolioOptions): Folio {
     register(pageId, given) {
       folio.editable(pageId);
       const components = given.map(definitionOf);
-      for (const component of components) fields.set(component.componentId, component.fields);
+      for (const component of components) {
+        fields.set(component.componentId, component.fields);
+        declared.set(component.componentId, component.fields);
+      }
       return registerBatched(pageId, components);
     },
 
-    page(pageId, { signal } = {}) {
+    page(pageId, { signal, depth } = {}) {
       folio.editable(pageId);
-      if (baked) return Promise.resolve(baked.content[pageId] ?? []);
+      if (baked) return Promise.resolve(bakedPage(baked, pageId, depth));
       // Concurrent reads of one page share one request (several components mounting at once); a
-      // read with its own AbortSignal goes alone, so aborting it aborts nobody else's.
-      const shared = signal ? undefined : reading.get(pageId);
+      // read with its own AbortSignal or depth goes alone, so aborting it aborts nobody else's.
+      const alone = signal !== undefined || depth !== undefined;
+      const shared = alone ? undefined : reading.get(pageId);
       if (shared) return shared;
-      const pending = readPage(pageId, signal).then((entries) => {
-        pages.set(pageId, entries);
+      const pending = readPage(pageId, signal, depth).then((entries) => {
+        if (!alone) pages.set(pageId, entries);
         return session ? entries.map(session.view) : entries;
       });
-      if (!signal) {
+      if (!alone) {
         reading.set(pageId, pending);
         pending.finally(() => reading.delete(pageId)).catch(() => {});
       }
@@ -241,7 +269,7 @@ export function createFolio(options: FolioOptions): Folio {
     },
 
     peek(pageId) {
-      return baked ? (baked.content[pageId] ?? []) : pages.get(pageId);
+      return baked ? bakedPage(baked, pageId) : pages.get(pageId);
     },
 
     snapshot({ signal } = {}) {

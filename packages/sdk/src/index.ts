@@ -51,6 +51,7 @@ export {
   type Folio,
   type FolioOptions,
   type ObjectsOptions,
+  type PageOptions,
   type ReadOptions,
 } from './folio.js';
 export type { LiveOptions } from './live.js';

@@ -15,10 +15,12 @@ export type Snapshot = Schemas['Snapshot'];
 export type SnapshotInput = Snapshot | { data: Snapshot; error: null };
 
 /**
- * An entry of a page. Read from the API it is a whole `Entry`; read from a baked snapshot it has only
- * `instanceKey`, `componentId` and `fields` (the snapshot carries no ids or versions, contract §3).
+ * An entry of a page. Read from the API it is a whole `Entry`; read from a baked snapshot it has
+ * `id`, `instanceKey`, `componentId` and `fields` (no versions, contract §3; a snapshot made before
+ * contract §17 has no `id` either).
  */
-export type PageEntry = Schemas['SnapshotEntry'] & Partial<Omit<Entry, keyof Schemas['SnapshotEntry']>>;
+export type PageEntry = Omit<Schemas['SnapshotEntry'], 'id'> &
+  Partial<Omit<Entry, 'instanceKey' | 'componentId' | 'fields'>>;
 
 /**
  * One component as `POST /v1/definitions/sync` takes it, its fields as contract §13 declares them

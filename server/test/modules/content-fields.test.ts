@@ -7,8 +7,18 @@ import { landingEntry, syncAs } from '../helpers/fields.js';
 
 /** Values of declared fields (contract §13, §17): shapes on every write, rules at publish. */
 
-const ENT = 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2';
-const VALID = {
+/** References must name an entry of the project (contract §13): VALID's refer to this one, made per site. */
+let ENT = '';
+async function person(app: Parameters<typeof landingEntry>[0], site: Parameters<typeof landingEntry>[1]) {
+  await syncAs(app, site.editing, {
+    pageId: '@people',
+    components: [{ componentId: 'Person', instanceKey: 'ada', fields: [{ key: 'name', type: 'text' }] }],
+  });
+  const res = await call(app, { method: 'GET', url: pageUrl('@people'), headers: site.editing });
+  ENT = res.body.data[0].id;
+  return ENT;
+}
+const valid = () => ({
   headline: 'Ship faster',
   variant: 'dark',
   hero: { image: 'https://cdn.example.com/a.webp', cta: { href: 'https://example.com' }, tint: '#0af' },
@@ -27,13 +37,14 @@ const VALID = {
   site: 'mailto:hi@example.com',
   related: [ENT],
   tags: ['new'],
-};
+});
 
 describeEachDb('field values', (ctx) => {
   it('a value of every type saves; list items and blocks get a 12-character _key that stays', async () => {
     const site = await newSite(ctx.app);
     const id = await landingEntry(ctx.app, site);
-    const res = await patchEntry(ctx.app, site, id, { fields: VALID });
+    await person(ctx.app, site);
+    const res = await patchEntry(ctx.app, site, id, { fields: valid() });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const saved = res.body.data.fields;
     const keys = [...saved.features, ...saved.sections].map((i: { _key: string }) => i._key);
@@ -167,8 +178,9 @@ describeEachDb('field values', (ctx) => {
     assert.equal('meta' in (after?.fields ?? {}), false);
     assert.equal(after?.version, saved.body.data.version);
 
+    await person(ctx.app, site);
     const fixed = await patchEntry(ctx.app, site, id, {
-      fields: { ...VALID, hero: { cta: { pageId: '/' } } },
+      fields: { ...valid(), hero: { cta: { pageId: '/' } } },
       status: 'published',
     });
     assert.equal(fixed.status, 200, JSON.stringify(fixed.body));

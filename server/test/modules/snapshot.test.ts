@@ -38,8 +38,10 @@ describeEachDb('snapshot', (ctx) => {
     const data = res.body.data;
     assert.equal(data.schema, 1);
     assert.equal(data.bakeEnabled, true);
+    // Each entry carries its id (contract §17), so a build can resolve references itself.
+    const hero = (await editorEntries(ctx.app, site, '/')).find((e) => e.instanceKey === 'hero');
     assert.deepEqual(data.content, {
-      '/': [{ instanceKey: 'hero', componentId: 'Block', fields: { title: 'Hi', n: 1.5 } }],
+      '/': [{ id: hero!.id, instanceKey: 'hero', componentId: 'Block', fields: { title: 'Hi', n: 1.5 } }],
     });
     assert.deepEqual([data.objectFields, data.objectCollections, data.objectTypes], [[], [], []]);
     assert.ok(!Number.isNaN(Date.parse(data.generatedAt)));
@@ -49,7 +51,7 @@ describeEachDb('snapshot', (ctx) => {
     assert.equal(res.headers.etag, `"${version}"`);
   });
 
-  it('the same published data gives the same version, whatever the order it was written in', async () => {
+  it('the same published data gives the same content, whatever the order it was written in', async () => {
     const a = await newSite(ctx.app, 'A');
     const b = await newSite(ctx.app, 'B');
     await publishAll(ctx.app, a, [
@@ -73,16 +75,20 @@ describeEachDb('snapshot', (ctx) => {
       ],
     ]);
     const [sa, sb] = [await snapshot(ctx.app, a), await snapshot(ctx.app, b)];
-    assert.equal(sa.body.data.version, sb.body.data.version);
+    // Entry ids differ between the two projects (contract §17: the snapshot carries them); all else is equal.
+    const withoutIds = (content: Record<string, { id: string }[]>) =>
+      Object.fromEntries(Object.entries(content).map(([p, es]) => [p, es.map(({ id: _, ...e }) => e)]));
+    assert.deepEqual(withoutIds(sa.body.data.content), withoutIds(sb.body.data.content));
     assert.deepEqual(Object.keys(sa.body.data.content), ['/', '/about']);
 
     // A change gives a new version; undoing it gives the old one back.
+    const before = sb.body.data.version;
     const [hero] = (await editorEntries(ctx.app, b, '/')).filter((e) => e.instanceKey === 'hero');
     await patchEntry(ctx.app, b, hero!.id, { fields: { title: 'Changed' }, status: 'published' });
     const changed = await snapshot(ctx.app, b);
-    assert.notEqual(changed.body.data.version, sa.body.data.version);
+    assert.notEqual(changed.body.data.version, before);
     await patchEntry(ctx.app, b, hero!.id, { fields: { title: 'Hi' }, status: 'published' });
-    assert.equal((await snapshot(ctx.app, b)).body.data.version, sa.body.data.version);
+    assert.equal((await snapshot(ctx.app, b)).body.data.version, before);
   });
 
   it('an edited live entry keeps its published fields in the snapshot until republished', async () => {

@@ -70,12 +70,101 @@ export const publishedEntriesOfPage = (db: DbOrTx, projectId: string, pageId: st
 export const publishedEntriesOfProject = (db: DbOrTx, projectId: string) =>
   db
     .selectFrom('contentEntries')
-    .select(['pageId', 'instanceKey', 'componentId', 'publishedFields'])
+    .select(['id', 'pageId', 'instanceKey', 'componentId', 'publishedFields'])
     .where('projectId', '=', projectId)
     .where('publishedFields', 'is not', null)
     .execute() as Promise<
-    { pageId: string; instanceKey: string; componentId: string; publishedFields: string }[]
+    { id: string; pageId: string; instanceKey: string; componentId: string; publishedFields: string }[]
   >;
+
+/** The live entries of one page with their declarations (resolution walks their references). */
+export const publishedEntriesOfPageWithDeclarations = (db: DbOrTx, projectId: string, pageId: string) =>
+  db
+    .selectFrom('contentEntries as e')
+    .select([
+      'e.id',
+      'e.instanceKey',
+      'e.componentId',
+      'e.publishedFields',
+      'e.publishedAt',
+      'e.publishedVersion',
+    ])
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+    .where('e.projectId', '=', projectId)
+    .where('e.pageId', '=', pageId)
+    .where('e.publishedFields', 'is not', null)
+    .execute() as Promise<(PublishedRow & { declaredFields: string | null })[]>;
+
+/** Ids per `in (…)` list: well under both dialects' bound parameters. */
+const ID_CHUNK = 500;
+
+/** The entries of `ids` in the project, with their declarations (reference targets): one query per 500 ids. */
+export async function entriesByIds(
+  db: DbOrTx,
+  projectId: string,
+  ids: readonly string[],
+): Promise<EntryWithDeclarations[]> {
+  const out: EntryWithDeclarations[] = [];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    const rows = await db
+      .selectFrom('contentEntries as e')
+      .selectAll('e')
+      .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+      .where('e.projectId', '=', projectId)
+      .where('e.id', 'in', ids.slice(i, i + ID_CHUNK))
+      .execute();
+    out.push(...(rows as EntryWithDeclarations[]));
+  }
+  return out;
+}
+
+/** The component of each of `ids` that is an entry of the project (the check of written references). */
+export async function componentsOfEntries(
+  db: DbOrTx,
+  projectId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    const rows = await db
+      .selectFrom('contentEntries')
+      .select(['id', 'componentId'])
+      .where('projectId', '=', projectId)
+      .where('id', 'in', ids.slice(i, i + ID_CHUNK))
+      .execute();
+    for (const r of rows) out.set(r.id, r.componentId);
+  }
+  return out;
+}
+
+/**
+ * The entries of the project whose working or published copy holds the text of `ids` (candidates:
+ * the caller confirms each through its declarations, field-references.ts). Entry ids are 30
+ * characters that nothing else is made of, so a substring is a near-exact filter; one scan of the
+ * project's rows, no index to keep in step with every write (rejected: a references table written
+ * by each save and publish, for a read that only deletions and one editor route make).
+ */
+export function entriesMentioning(
+  db: DbOrTx,
+  projectId: string,
+  ids: readonly string[],
+  copy: 'any' | 'published',
+): Promise<EntryWithDeclarations[]> {
+  return db
+    .selectFrom('contentEntries as e')
+    .selectAll('e')
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+    .where('e.projectId', '=', projectId)
+    .where((eb) =>
+      eb.or(
+        ids.flatMap((id) => [
+          eb('e.publishedFields', 'like', `%"${id}"%`),
+          ...(copy === 'any' ? [eb('e.fields', 'like', `%"${id}"%`)] : []),
+        ]),
+      ),
+    )
+    .execute() as Promise<EntryWithDeclarations[]>;
+}
 
 /** Whether the page has an entry: one probe of the (project_id, page_id, instance_key) index. */
 export async function pageHasEntries(db: DbOrTx, projectId: string, pageId: string): Promise<boolean> {

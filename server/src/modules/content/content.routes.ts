@@ -11,6 +11,7 @@ import { LIMITS } from '../definitions/limits.js';
 import {
   BulkPublishBody,
   BulkPublishResult,
+  ContentReadQuery,
   Entry,
   EntryParams,
   HistoryItem,
@@ -18,6 +19,7 @@ import {
   IfMatchHeaders,
   ifMatchVersion,
   PageParams,
+  ReferenceRow,
   UpdateEntryBody,
 } from './content.schemas.js';
 import type { ContentService } from './content.service.js';
@@ -66,19 +68,49 @@ Visitors (publishable or secret key) get only entries with a published copy, sho
 
 A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x-cms-key\`) adds drafts: every entry with its working fields; \`status\` is "published" only while the working copy equals the published copy. A preview token (\`x-cms-preview\`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are \`Cache-Control: private, no-store\`.
 
+References (fields of type \`reference\`): visitors and preview tokens read each one resolved, as a \`ResolvedReference\` \`{ id, pageId, instanceKey, componentId, fields }\` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to \`?depth=\` levels (0-3, default 1). Below that, on a cycle, or past 1,000 entries per answer: \`{ id }\`. A target the reader cannot see is \`null\` (single) or left out (multiple). A member's session reads the stored ids unless it sends \`?resolve=true\`. A publish, unpublish or deletion of a referenced entry changes the answer and its \`ETag\` of every page that refers to it, at once on every instance.
+
 ${CORS_NOTE}`,
           params: PageParams,
+          querystring: ContentReadQuery,
           response: { 200: Envelope(Type.Array(Entry)), 304: NotModified, ...errors(400, 401, 403) },
         },
       },
       async (request, reply) => {
         const projectId = projectIdOf(request);
+        const { pageId } = request.params;
+        const { depth, resolve } = request.query;
         if (seesWorkingCopies(request.auth)) {
           reply.header('cache-control', 'private, no-store');
-          return { data: await content.entriesForEditor(projectId, request.params.pageId), error: null };
+          // A member's session reads stored ids (the editing view) unless it asks; a preview token resolves.
+          const resolved = request.auth.session === null || resolve === true;
+          const data = resolved
+            ? await content.entriesResolved(projectId, pageId, depth)
+            : await content.entriesForEditor(projectId, pageId);
+          return { data, error: null };
         }
-        return sendCachedJson(request, reply, await content.publishedPage(projectId, request.params.pageId));
+        return sendCachedJson(request, reply, await content.publishedPage(projectId, pageId, depth));
       },
+    );
+
+    app.get(
+      '/:entryId/references',
+      {
+        config: { access: access.member },
+        schema: {
+          tags,
+          operationId: 'listEntryReferences',
+          summary: 'Entries that refer to an entry',
+          description:
+            'Every entry whose working or published copy refers to this one through a `reference` field: one row per entry, copy (`working` or `published`) and `path` (written as in `problems`, with indexes in that copy: `fields.author`, `fields.items[1].ref`). `locale` is null for a shared field. Ordered by pageId, instanceKey, copy and path. Callers: any member (session).',
+          params: EntryParams,
+          response: { 200: Envelope(Type.Array(ReferenceRow)), ...errors(400, notFound('Entry')) },
+        },
+      },
+      async (request) => ({
+        data: await content.references(projectIdOf(request), request.params.entryId),
+        error: null,
+      }),
     );
 
     app.patch(

@@ -17,13 +17,56 @@ const entryExample = {
   version: 3,
 };
 
+/** A reference as a visitor or a preview reads it (contract §13): the entry as that reader sees it. */
+export const ResolvedReference = Type.Object(
+  {
+    id: Type.String({ description: 'The entry id.' }),
+    pageId: Type.Optional(Type.String()),
+    instanceKey: Type.Optional(Type.String()),
+    componentId: Type.Optional(Type.String()),
+    fields: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'The entry’s fields as this reader sees them, its own references resolved in turn.',
+      }),
+    ),
+  },
+  {
+    title: 'ResolvedReference',
+    description:
+      'In place of an entry id, on visitor reads, preview reads and live streams: `{ id, pageId, instanceKey, componentId, fields }` of the entry (the visitor: its published copy; preview: its working copy), resolved down to `?depth=` levels. Past that depth, on a cycle, or past the 1,000 entries one answer resolves, `{ id }` alone. A reference whose entry the reader cannot see (never published, unpublished, deleted) is `null` in a single reference and left out of a multiple one.',
+    examples: [
+      {
+        id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T3',
+        pageId: '@site',
+        instanceKey: 'quote-ada',
+        componentId: 'Testimonial',
+        fields: { quote: 'Folio let us ship in a week.', author: 'Ada' },
+      },
+    ],
+  },
+);
+
 export const Entry = Type.Object(
   {
     id: Type.String(),
     pageId: Type.String(),
     instanceKey: Type.String(),
     componentId: Type.String(),
-    fields: Type.Record(Type.String(), Type.Unknown()),
+    fields: Type.Record(Type.String(), Type.Unknown(), {
+      // Validated loosely, documented with where references go (openapi-components.ts).
+      'x-documented-as': Type.Record(
+        Type.String(),
+        Type.Union([
+          ResolvedReference,
+          Type.Array(ResolvedReference),
+          Type.Unknown({ description: 'The value of any other field, as stored.' }),
+        ]),
+        {
+          description:
+            'The field values. A `reference` field holds a `ResolvedReference` (a multiple one an array of them) on visitor and preview reads, the stored entry id (`"ent_…"`, an array of them) on a member’s reads without `?resolve=true`.',
+        },
+      ),
+    }),
     status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
     publishedAt: Type.Union([Timestamp, Type.Null()]),
     updatedAt: Timestamp,
@@ -139,3 +182,61 @@ export const PageDeleted = Type.Object(
   },
   { examples: [{ pageId: '/about', deleted: [entryExample.id] }] },
 );
+
+/** `?depth=` and `?resolve=` of content reads (contract §13). */
+export const ContentReadQuery = Strict({
+  depth: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 3,
+      default: 1,
+      description:
+        'How many levels of references to resolve (0-3, default 1; anything else is 400). Below that, and on a cycle, a reference is `{ id }`.',
+    }),
+  ),
+  resolve: Type.Optional(
+    Type.Boolean({
+      description:
+        "A member's session reads stored entry ids (the editing view); `true` resolves them as a preview token would (working copies). Visitors and preview tokens always read resolved references.",
+    }),
+  ),
+});
+
+/** One row of `GET /v1/content/:entryId/references`. */
+export const ReferenceRow = Type.Object(
+  {
+    id: Type.String({ description: 'The referring entry.' }),
+    pageId: Type.String(),
+    instanceKey: Type.String(),
+    componentId: Type.String(),
+    path: Type.String({ description: 'Where, as in `problems`: `fields.author`, `fields.items[1].ref`.' }),
+    locale: Type.Union([Type.String(), Type.Null()], {
+      description: 'The locale of a localized field’s value; null for a shared field.',
+    }),
+    copy: Type.Union([Type.Literal('working'), Type.Literal('published')]),
+  },
+  {
+    title: 'ReferenceRow',
+    examples: [
+      {
+        id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
+        pageId: '/',
+        instanceKey: 'testimonials',
+        componentId: 'Testimonials',
+        path: 'fields.picks[0]',
+        locale: null,
+        copy: 'published',
+      },
+    ],
+  },
+);
+
+/** `?force=true` of the deletions (contract §13). */
+export const ForceQuery = Strict({
+  force: Type.Optional(
+    Type.Boolean({
+      description:
+        'Delete even when published content of other entries refers to it (409 otherwise); those references then read as missing.',
+    }),
+  ),
+});

@@ -43,6 +43,9 @@ import {
   problemsOfRows,
 } from './publish-rules.js';
 import { createPublishedPages } from './published-pages.js';
+import { referenceTargets } from './reference-targets.js';
+import { DEFAULT_DEPTH, resolveReferences } from './references.js';
+import { referencesOf } from './referrers.js';
 
 export type Fields = Record<string, unknown>;
 
@@ -208,7 +211,17 @@ export function createContentOperations(definitions: DeclaredTypes) {
    * then the targets of the references they write (checkReferenceTargets).
    */
   async function validate(reader: DbOrTx, row: repo.EntryForWrite, values: Fields, merged: Fields) {
-    const references = checkFields(definitions.declarationsOf(row.declaredFields), values, merged);
+    const written = checkFields(definitions.declarationsOf(row.declaredFields), values, merged);
+    // §17: judged on what the write introduces. An id the same field already held (a target deleted
+    // since) is not checked again; it reads as missing and counts as such at publish.
+    const stored = [JSON.parse(row.fields) as Fields, JSON.parse(row.publishedFields ?? '{}') as Fields];
+    const held = (r: { path: string; id: string }) => {
+      const key = r.path.slice('body.fields.'.length).split(/[.[]/)[0] ?? '';
+      return stored.some(
+        (copy) => copy[key] !== undefined && JSON.stringify(copy[key]).includes(`"${r.id}"`),
+      );
+    };
+    const references = written.filter((r) => !held(r));
     if (references.length === 0) return;
     const problems = await checkReferenceTargets(reader, row.projectId, references);
     if (problems.length > 0) throw validationFailed('Some field values are not valid.', problems);
@@ -556,6 +569,29 @@ export function createContentService(
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
       rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
       return forEditor(db, rows);
+    },
+
+    /**
+     * The editor's view with references resolved against working copies (a preview token, or a
+     * session that asks `?resolve=true`; contract §13): not cached, as editor reads never are.
+     */
+    async entriesResolved(projectId: string, pageId: string, depth = DEFAULT_DEPTH): Promise<Entry[]> {
+      const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
+      rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+      const entries = await forEditor(db, rows);
+      const roots = rows.map((r, i) => ({
+        id: r.id,
+        fields: (entries[i] as Entry).fields,
+        declared: definitions.declarationsOf(r.declaredFields),
+      }));
+      const { fields } = await resolveReferences(roots, depth, referenceTargets(db, projectId, 'working'));
+      return entries.map((e, i) => ({ ...e, fields: fields[i] as Fields }));
+    },
+
+    /** `GET /v1/content/:entryId/references`: who refers to the entry, in which copy and where. */
+    async references(projectId: string, entryId: string) {
+      if (!(await repo.findEntry(db, projectId, entryId))) throw notFound('Entry');
+      return referencesOf(db, projectId, [entryId], 'any', definitions.declarationsOf);
     },
 
     /**

@@ -1,21 +1,29 @@
 import type { Db } from '../../db/database.js';
 import { byCodeUnits } from '../../shared/canonical.js';
+import { declarationsOf } from '../definitions/field-values.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
 import { problemsOfRows } from './publish-rules.js';
+import { referenceTargets } from './reference-targets.js';
+import { anyReferences, DEFAULT_DEPTH, resolveReferences } from './references.js';
 
 /** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, ordered by instanceKey. */
 export interface PageViews {
-  /** Visitors: entries with a published copy, showing it (the shape published-pages.ts serialises). */
+  /** Visitors: entries with a published copy, showing it (the shape published-pages.ts serialises), references resolved. */
   visitor: Entry[];
-  /** A member's session or a preview token: every entry, working fields, and its `problems` (contract §13). */
+  /** A member's session: every entry, working fields with stored reference ids, and its `problems` (contract §13). */
   editor: Entry[];
+  /** A preview token: the editor's view with references resolved against working copies. */
+  preview: Entry[];
+  /** The pages of entries read to resolve references: a change to one of them changes these views. */
+  pages: Set<string>;
 }
 
 /**
- * Both views of one page from one query: live streams (src/modules/live) reload a page once per
- * change and fan it out to every stream, whichever view each one has. Built on toEntry so a field
- * added to entries reaches the streams too.
+ * Every view of one page from one query (and, where the page declares references, one query per
+ * level of resolution and view): live streams (src/modules/live) reload a page once per change and
+ * fan it out to every stream, whichever view each one has. Built on toEntry so a field added to
+ * entries reaches the streams too.
  */
 export async function pageViews(db: Db, projectId: string, pageId: string): Promise<PageViews> {
   const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
@@ -36,5 +44,18 @@ export async function pageViews(db: Db, projectId: string, pageId: string): Prom
       version: row.publishedVersion ?? row.version,
     });
   }
-  return { visitor, editor };
+  const declared = new Map(rows.map((r) => [r.id, declarationsOf(r.declaredFields)]));
+  const rootsOf = (entries: Entry[]) =>
+    entries.map((e) => ({ id: e.id, fields: e.fields, declared: declared.get(e.id) ?? new Map() }));
+  if (!anyReferences(rootsOf(editor))) return { visitor, editor, preview: editor, pages: new Set() };
+  const [published, working] = await Promise.all([
+    resolveReferences(rootsOf(visitor), DEFAULT_DEPTH, referenceTargets(db, projectId, 'published')),
+    resolveReferences(rootsOf(editor), DEFAULT_DEPTH, referenceTargets(db, projectId, 'working')),
+  ]);
+  return {
+    visitor: visitor.map((e, i) => ({ ...e, fields: published.fields[i] as Fields })),
+    editor,
+    preview: editor.map((e, i) => ({ ...e, fields: working.fields[i] as Fields })),
+    pages: new Set([...published.pages, ...working.pages]),
+  };
 }

@@ -4,8 +4,8 @@ import { access } from '../../http/access.js';
 import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Deleted, Envelope, errors } from '../../http/schemas.js';
-import { notFound } from '../../shared/errors.js';
-import { EntryParams, PageDeleted, PageParams, PageSummary } from './content.schemas.js';
+import { AppError, notFound } from '../../shared/errors.js';
+import { EntryParams, ForceQuery, PageDeleted, PageParams, PageSummary } from './content.schemas.js';
 import type { PagesService } from './pages.service.js';
 
 const tags = ['Content'];
@@ -14,6 +14,17 @@ const DELETE_EVENT =
   'If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.';
 
 const ADMIN_NOTE = "Callers: a project admin's session plus the project's `x-cms-key`.";
+
+/** The 409 of deleting what other entries' published content refers to (contract §13), as the document's example. */
+const REFERENCED = new AppError(
+  'conflict',
+  409,
+  'Published content of 1 other entry refers to this; delete with ?force=true to leave those references missing.',
+  { referencedBy: ['ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2'] },
+);
+
+const REFERENCED_NOTE =
+  'When published content of other entries (other pages, for a page) refers to what would be deleted through a `reference` field, the answer is 409 `conflict` with `details: { referencedBy: [entryId…] }` and nothing is deleted, unless `?force=true`: then those references read as missing (`null`, or left out of a multiple reference).';
 
 /** GET /v1/pages and DELETE /v1/pages/:pageId (registered under /v1/pages). */
 export const pagesRoutes =
@@ -45,13 +56,21 @@ export const pagesRoutes =
           summary: 'Delete a page',
           description: `The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. ${DELETE_EVENT}
 
+${REFERENCED_NOTE}
+
 ${ADMIN_NOTE}`,
           params: PageParams,
-          response: { 200: Envelope(PageDeleted), ...errors(400, notFound('Page')) },
+          querystring: ForceQuery,
+          response: { 200: Envelope(PageDeleted), ...errors(400, notFound('Page'), REFERENCED) },
         },
       },
       async (request) => ({
-        data: await pages.deletePage(projectIdOf(request), request.params.pageId, userActorOf(request)),
+        data: await pages.deletePage(
+          projectIdOf(request),
+          request.params.pageId,
+          userActorOf(request),
+          request.query.force === true,
+        ),
         error: null,
       }),
     );
@@ -71,13 +90,21 @@ export const entryDeletionRoutes =
           summary: 'Delete an entry',
           description: `Removes the entry, its definition and its history. Afterwards its id is 404 everywhere. ${DELETE_EVENT}
 
+${REFERENCED_NOTE}
+
 ${ADMIN_NOTE}`,
           params: EntryParams,
-          response: { 200: Deleted, ...errors(400, notFound('Entry')) },
+          querystring: ForceQuery,
+          response: { 200: Deleted, ...errors(400, notFound('Entry'), REFERENCED) },
         },
       },
       async (request) => ({
-        data: await pages.deleteEntry(projectIdOf(request), request.params.entryId, userActorOf(request)),
+        data: await pages.deleteEntry(
+          projectIdOf(request),
+          request.params.entryId,
+          userActorOf(request),
+          request.query.force === true,
+        ),
         error: null,
       }),
     );

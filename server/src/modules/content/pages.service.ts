@@ -1,14 +1,15 @@
 import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { byCodeUnits } from '../../shared/canonical.js';
-import { notFound } from '../../shared/errors.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import { memberBehind } from '../../shared/principals.js';
 import { actorLabel } from '../activity/activity.describe.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import { enqueueEvent } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
-import { type Actor, describeEntry } from './content.service.js';
+import { type Actor, type DeclaredTypes, describeEntry } from './content.service.js';
 import type { EntryRow } from './content.table.js';
+import { publishedReferrers } from './referrers.js';
 
 /** What pages need of the definitions module (its `pageDefinitions`, handed over in app.ts). */
 export interface PageDefinitions {
@@ -58,7 +59,30 @@ export function contentTargets(definitions: Pick<PageDefinitions, 'exists'>) {
  * unpublish: one `content.unpublished` event (webhooks, deploy hooks) and the page and snapshot
  * caches dropped on every instance, all in the deleting transaction.
  */
-export function createPagesService(db: Db, bus: ChangeBus, definitions: PageDefinitions) {
+export function createPagesService(
+  db: Db,
+  bus: ChangeBus,
+  definitions: PageDefinitions,
+  declared: DeclaredTypes,
+) {
+  /**
+   * Contract §13: deleting what published content of other entries refers to is 409 listing them,
+   * unless forced (then those references read as missing). Checked inside the deleting transaction,
+   * after the rows are gone, so the referrers found are those of the state the delete commits over.
+   */
+  async function refuseReferenced(trx: Tx, projectId: string, rows: EntryRow[], force: boolean) {
+    if (force || rows.length === 0) return;
+    const ids = rows.map((r) => r.id);
+    const referrers = await publishedReferrers(trx, projectId, ids, new Set(ids), declared.declarationsOf);
+    if (referrers.length === 0) return;
+    throw new AppError(
+      'conflict',
+      409,
+      `Published content of ${referrers.length} other ${referrers.length === 1 ? 'entry refers' : 'entries refer'} to this; delete with ?force=true to leave those references missing.`,
+      { referencedBy: referrers },
+    );
+  }
+
   async function announceDeleted(
     trx: Tx,
     changed: (topic: string, key: string) => Promise<void>,
@@ -120,10 +144,16 @@ export function createPagesService(db: Db, bus: ChangeBus, definitions: PageDefi
     },
 
     /** Removes the entry, its definition and its history. */
-    deleteEntry(projectId: string, entryId: string, actor: Actor): Promise<{ id: string; deleted: true }> {
+    deleteEntry(
+      projectId: string,
+      entryId: string,
+      actor: Actor,
+      force = false,
+    ): Promise<{ id: string; deleted: true }> {
       return transactionWithChanges(db, bus, async (trx, changed) => {
         const [row] = await repo.deleteEntries(trx, projectId, { id: entryId });
         if (!row) throw notFound('Entry');
+        await refuseReferenced(trx, projectId, [row], force);
         await definitions.remove(trx, projectId, row.pageId, row.instanceKey);
         await announceDeleted(trx, changed, projectId, row.pageId, [row], actor);
         await recordActivity(trx, projectId, actor, {
@@ -140,11 +170,13 @@ export function createPagesService(db: Db, bus: ChangeBus, definitions: PageDefi
       projectId: string,
       pageId: string,
       actor: Actor,
+      force = false,
     ): Promise<{ pageId: string; deleted: string[] }> {
       return transactionWithChanges(db, bus, async (trx, changed) => {
         const rows = await repo.deleteEntries(trx, projectId, { pageId });
         const removed = await definitions.remove(trx, projectId, pageId);
         if (rows.length === 0 && removed === 0) throw notFound('Page');
+        await refuseReferenced(trx, projectId, rows, force);
         rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
         await announceDeleted(trx, changed, projectId, pageId, rows, actor);
         await recordActivity(trx, projectId, actor, {

@@ -89,14 +89,27 @@ export async function assertPublishable(
 }
 
 /**
- * Where the targets of written references are checked: an entry of this project, of one of the
- * field's `componentIds` (contract §13; issue 34 item 4 fills this in). Until then a reference's
- * shape (`ent_…`) is all that is checked, in field-types.ts.
+ * The targets of written references (contract §13): each must be an entry of this project, of one
+ * of its field's `componentIds` when it lists some; a shape error (400) with the value's path
+ * otherwise. One query for every reference of the write. An entry of another project reads as no
+ * entry at all (its existence is not disclosed).
  */
 export async function checkReferenceTargets(
-  _db: DbOrTx,
-  _projectId: string,
-  _references: readonly ReferenceWritten[],
+  db: DbOrTx,
+  projectId: string,
+  references: readonly ReferenceWritten[],
 ): Promise<FieldProblem[]> {
-  return [];
+  const components = await repo.componentsOfEntries(db, projectId, [...new Set(references.map((r) => r.id))]);
+  const problems: FieldProblem[] = [];
+  for (const r of references) {
+    const componentId = components.get(r.id);
+    if (componentId === undefined)
+      problems.push({ path: r.path, message: `"${r.id}" is not an entry of this project` });
+    else if (r.componentIds && r.componentIds.length > 0 && !r.componentIds.includes(componentId))
+      problems.push({
+        path: r.path,
+        message: `"${r.id}" is a ${componentId}; this field refers to ${r.componentIds.join(', ')} only`,
+      });
+  }
+  return problems;
 }

@@ -205,7 +205,15 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
           );
           liveChanged ||= live;
         }
-        if (liveChanged) {
+        // Which fields are references decides how the page's references are resolved for visitors
+        // (contract §13): a changed declaration that involves one drops the cached page too.
+        const storedFields = new Map(storedRows.map((d) => [d.instanceKey, d.fields]));
+        const referencesChanged = writes.some(
+          (w) =>
+            fieldsJson(w.fields).includes('"type":"reference"') ||
+            (storedFields.get(w.instanceKey) ?? '').includes('"type":"reference"'),
+        );
+        if (liveChanged || referencesChanged) {
           await changed(TOPICS.page, pageKey(projectId, pageId));
           await changed(TOPICS.snapshot, projectId);
         } else if (created.length > 0 || componentChanged) {

@@ -42,9 +42,12 @@ export interface LiveOptions {
   retryMs?: number;
 }
 
+/** Which view of the page a stream follows (PageViews): a visitor's, a member's, a preview token's. */
+export type LiveView = 'visitor' | 'editor' | 'preview';
+
 interface Stream {
   projectId: string;
-  drafts: boolean;
+  view: LiveView;
   sink: LiveSink;
   /** Entry id → the JSON last sent for it. */
   sent: Map<string, string>;
@@ -57,6 +60,11 @@ interface PageWatch {
   streams: Set<Stream>;
   loading: boolean;
   dirty: boolean;
+  /**
+   * Page keys of the entries its last load read to resolve references (contract §13): a change to
+   * one of them reloads this page too, so its streams show a referenced entry's publish at once.
+   */
+  reads: Set<string>;
 }
 
 export const RETRY_AFTER_SECONDS = 5;
@@ -109,10 +117,17 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     // Serialised once per view, not per stream.
     const json = (entries: Entry[]) => new Map(entries.map((e) => [e.id, JSON.stringify(e)]));
     const streams = [...watch.streams];
-    const editor = streams.some((s) => s.drafts) ? json(views.editor) : new Map<string, string>();
-    const visitor = streams.some((s) => !s.drafts) ? json(views.visitor) : new Map<string, string>();
+    const serialized = new Map<LiveView, Map<string, string>>();
+    const viewOf = (view: LiveView) => {
+      let known = serialized.get(view);
+      if (!known) {
+        known = json(views[view]);
+        serialized.set(view, known);
+      }
+      return known;
+    };
     for (const stream of streams) {
-      const now = stream.drafts ? editor : visitor;
+      const now = viewOf(stream.view);
       let chunk = '';
       for (const [id, text] of now) {
         if (stream.sent.get(id) !== text) chunk += sseEvent('entry', text);
@@ -135,6 +150,7 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       do {
         watch.dirty = false;
         const views = await options.views(watch.projectId, watch.pageId);
+        watch.reads = new Set([...views.pages].map((p) => pageKey(watch.projectId, p)));
         if (!closed) fanOut(watch, views);
       } while (watch.dirty && watch.streams.size > 0 && !closed);
     } catch (err) {
@@ -157,6 +173,8 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     if (topic !== TOPICS.page && topic !== TOPICS.draft) return;
     const watch = watches.get(key);
     if (watch) void refresh(watch);
+    // Pages whose references read an entry of the changed page (one loop over this instance's watched pages).
+    for (const other of watches.values()) if (other !== watch && other.reads.has(key)) void refresh(other);
   });
 
   return {
@@ -168,7 +186,7 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     open(
       projectId: string,
       pageId: string,
-      drafts: boolean,
+      view: LiveView,
       sink: LiveSink,
       /** When the credential expires (a preview token): the stream ends then (epoch ms). */
       until?: number,
@@ -181,10 +199,10 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       const key = pageKey(projectId, pageId);
       let watch = watches.get(key);
       if (!watch) {
-        watch = { projectId, pageId, streams: new Set(), loading: false, dirty: false };
+        watch = { projectId, pageId, streams: new Set(), loading: false, dirty: false, reads: new Set() };
         watches.set(key, watch);
       }
-      const stream: Stream = { projectId, drafts, sink, sent: new Map(), watch };
+      const stream: Stream = { projectId, view, sink, sent: new Map(), watch };
       watch.streams.add(stream);
       perProject.set(projectId, count + 1);
       open += 1;

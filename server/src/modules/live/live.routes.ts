@@ -64,13 +64,15 @@ Limits: at most ${limits.maxStreamsPerProject} open streams per project on one s
       },
       async (request, reply) => {
         const drafts = seesWorkingCopies(request.auth);
+        // Visitors and preview tokens read resolved references; a member's session the stored ids (§17).
+        const view = !drafts ? 'visitor' : request.auth.session === null ? 'preview' : 'editor';
         const body = new PassThrough();
         body.on('error', () => {}); // a write racing the client's disconnect; the close below cleans up
         const expires = request.auth.previewExpiresAt;
         const close = live.open(
           projectIdOf(request),
           request.query.pageId,
-          drafts,
+          view,
           sinkFor(reply, body),
           expires === undefined ? undefined : Date.parse(expires),
         );

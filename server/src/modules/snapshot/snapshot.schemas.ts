@@ -10,6 +10,10 @@ const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Nu
 
 const SnapshotEntry = Type.Object(
   {
+    id: Type.String({
+      description:
+        'The entry id: references (fields of type `reference`) hold it, so a build resolves them itself.',
+    }),
     instanceKey: Type.String(),
     componentId: Type.String(),
     fields: Type.Record(Type.String(), Type.Unknown(), { description: 'The published fields.' }),
@@ -73,7 +77,16 @@ export const Snapshot = Type.Object(
         schema: 1,
         version: 'sha256:6f1ed002ab5595859014ebf0951522d9f6e1a5e9c1e3f5b6a5bb6c2c2e7b5a11',
         generatedAt: '2026-11-21T09:30:00.000Z',
-        content: { '/': [{ instanceKey: 'hero', componentId: 'Hero', fields: { title: 'Hello, world' } }] },
+        content: {
+          '/': [
+            {
+              id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
+              instanceKey: 'hero',
+              componentId: 'Hero',
+              fields: { title: 'Hello, world' },
+            },
+          ],
+        },
         objectFields: [{ type: 'product', id: 'sku-1', path: 'title', value: 'Mug' }],
         objectCollections: [
           {

@@ -5,6 +5,7 @@ import { canonicalSnapshot, type PublishedEntry, SNAPSHOT_SCHEMA } from './snaps
 
 const noObjects = { objectFields: [], objectCollections: [], objectTypes: [] };
 const entry = (pageId: string, instanceKey: string, fields: unknown): PublishedEntry => ({
+  id: `ent_${instanceKey}`,
   pageId,
   instanceKey,
   componentId: `C-${instanceKey}`,
@@ -46,7 +47,12 @@ describe('canonicalSnapshot', () => {
       data.content['/a'].map((e: { instanceKey: string }) => e.instanceKey),
       ['B', 'b'],
     );
-    assert.deepEqual(data.content['/a'][0], { componentId: 'C-B', fields: {}, instanceKey: 'B' });
+    assert.deepEqual(data.content['/a'][0], {
+      componentId: 'C-B',
+      fields: {},
+      id: 'ent_B',
+      instanceKey: 'B',
+    });
   });
 
   it('holds the settings and the schema version; an empty project is still a snapshot', () => {

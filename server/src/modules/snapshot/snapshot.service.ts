@@ -12,6 +12,8 @@ export interface PublishedObjects {
 }
 
 export interface PublishedEntry {
+  /** The entry id (contract §17: a build resolves references by it). */
+  id: string;
   pageId: string;
   instanceKey: string;
   componentId: string;
@@ -64,7 +66,7 @@ export function canonicalSnapshot(
     const list = pages.get(pageId)!.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
     const items = list.map(
       (e) =>
-        `{"componentId":${q(e.componentId)},"fields":${e.publishedFields},"instanceKey":${q(e.instanceKey)}}`,
+        `{"componentId":${q(e.componentId)},"fields":${e.publishedFields},"id":${q(e.id)},"instanceKey":${q(e.instanceKey)}}`,
     );
     parts.push(`${q(pageId)}:[${items.join(',')}]`);
   }

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { component, createFolio, list, type PageEntry, reference, type Snapshot } from '../src/index.js';
+import { dbKinds, newSite, type RunningFolio, startFolio } from './harness/folio.js';
+
+/**
+ * Baked mode resolves references from the snapshot and gives exactly what a live read gives
+ * (contract §13, §17): the same page read both ways is deep-equal at every depth, with a cycle and a
+ * target the snapshot does not hold (never published).
+ */
+const Person = component('Person', { name: 'text' });
+const Testimonial = component('Testimonial', {
+  quote: 'text',
+  author: reference(Person),
+  seeAlso: reference(),
+});
+const Picks = component('Picks', {
+  heading: 'text',
+  featured: reference(Testimonial),
+  picks: reference(Testimonial, { multiple: true }),
+  rows: list({ ref: reference() }),
+});
+const components = [Person, Testimonial, Picks];
+
+/** What both reads must agree on: the snapshot has no versions or statuses. */
+const comparable = (entries: PageEntry[]) =>
+  entries.map(({ id, instanceKey, componentId, fields }) => ({ id, instanceKey, componentId, fields }));
+
+for (const kind of dbKinds()) {
+  describe(`baked mode: references [${kind}]`, () => {
+    let folio: RunningFolio;
+    before(async () => {
+      folio = await startFolio(kind);
+    });
+    after(() => folio?.close());
+
+    it('reads the same page from the snapshot as from the API, at depths 0 to 3', async () => {
+      const site = await newSite(folio);
+      const live = createFolio({ url: folio.url, key: site.key });
+      await live.register('@site', [
+        { ...Person, instanceKey: 'ada' },
+        { ...Person, instanceKey: 'grace' },
+        { ...Person, instanceKey: 'ghost' },
+        { ...Testimonial, instanceKey: 'q1' },
+        { ...Testimonial, instanceKey: 'q2' },
+      ]);
+      await live.register('/', [{ ...Picks, instanceKey: 'picks' }]);
+      const id = (key: string) => site.entryId('@site', key);
+      const [ada, grace, ghost, q1, q2] = await Promise.all(['ada', 'grace', 'ghost', 'q1', 'q2'].map(id));
+      await site.edit('@site', 'ada', { name: 'Ada' });
+      await site.edit('@site', 'grace', { name: 'Grace' });
+      await site.edit('@site', 'ghost', { name: 'Never published' }, 'draft');
+      await site.edit('@site', 'q1', { quote: 'Fast.', author: ada, seeAlso: q2 }); // a cycle of two
+      await site.edit('@site', 'q2', { quote: 'Safe.', author: grace, seeAlso: q2 }); // and of one
+      await site.edit('/', 'picks', {
+        heading: 'Loved by teams',
+        featured: q1,
+        picks: [q1, q2],
+        rows: [{ ref: ada }, { ref: ghost }, { ref: q1 }],
+      });
+
+      const response = await fetch(`${folio.url}/v1/snapshot`, { headers: { 'x-cms-key': site.key } });
+      const file = JSON.parse(await response.text()) as { data: Snapshot; error: null };
+      const baked = createFolio({ url: folio.url, key: site.key, snapshot: file, components });
+      assert.equal(baked.baked, true);
+
+      for (const depth of [undefined, 0, 1, 2, 3]) {
+        for (const pageId of ['/', '@site']) {
+          const options = depth === undefined ? {} : { depth };
+          assert.deepEqual(
+            comparable(await baked.page(pageId, options)),
+            comparable(await live.page(pageId, options)),
+            `${pageId} at depth ${depth}`,
+          );
+        }
+      }
+      // What they agree on is resolved: depth 1 by default, the unpublished target left out or null.
+      const [picks] = await baked.page('/');
+      const at = (entry: PageEntry | undefined, ...path: (string | number)[]): unknown =>
+        path.reduce<unknown>((v, k) => (v as Record<string | number, unknown> | null)?.[k], entry?.fields);
+      assert.equal(at(picks, 'featured', 'fields', 'quote'), 'Fast.');
+      assert.deepEqual(at(picks, 'featured', 'fields', 'author'), { id: ada });
+      assert.equal(at(picks, 'rows', 1, 'ref'), null);
+      assert.equal(at(picks, 'rows', 0, 'ref', 'fields', 'name'), 'Ada');
+      const [two] = await baked.page('/', { depth: 2 });
+      assert.equal(at(two, 'featured', 'fields', 'author', 'fields', 'name'), 'Ada');
+      assert.equal(at(baked.peek('/')?.[0], 'featured', 'id'), q1);
+    });
+
+    it('without the declarations, baked reads give the stored ids', async () => {
+      const site = await newSite(folio);
+      const live = createFolio({ url: folio.url, key: site.key });
+      await live.register('/', [{ ...Picks, instanceKey: 'picks' }]);
+      await site.edit('/', 'picks', { heading: 'Plain' });
+      const response = await fetch(`${folio.url}/v1/snapshot`, { headers: { 'x-cms-key': site.key } });
+      const file = JSON.parse(await response.text()) as { data: Snapshot; error: null };
+      const baked = createFolio({ url: folio.url, key: site.key, snapshot: file });
+      assert.deepEqual(await baked.page('/'), file.data.content['/']);
+    });
+  });
+}
