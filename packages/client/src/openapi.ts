@@ -1581,8 +1581,9 @@ export type components = {
             pageId: string;
             instanceKey: string;
             componentId: string;
+            /** @description The values by field key. Declared keys take the shape of their type (contract §13: a `link` is a LinkValue, a `reference` a ReferenceValue, a `list` ListItems, `blocks` BlockItems, …); undeclared top-level keys any JSON. */
             fields: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["FieldValue"];
             };
             status: "draft" | "published";
             publishedAt: string | null;
@@ -1644,6 +1645,8 @@ export type components = {
          *     }
          */
         FieldDeclaration: components["schemas"]["TextField"] | components["schemas"]["RichtextField"] | components["schemas"]["NumberField"] | components["schemas"]["BooleanField"] | components["schemas"]["SelectField"] | components["schemas"]["DateField"] | components["schemas"]["DatetimeField"] | components["schemas"]["ColorField"] | components["schemas"]["ImageField"] | components["schemas"]["UrlField"] | components["schemas"]["JsonField"] | components["schemas"]["LinkField"] | components["schemas"]["ReferenceField"] | components["schemas"]["ObjectField"] | components["schemas"]["ListField"] | components["schemas"]["BlocksField"];
+        /** FieldValue */
+        FieldValue: components["schemas"]["LinkValue"] | components["schemas"]["ReferenceValue"] | components["schemas"]["ListItem"][] | components["schemas"]["BlockItem"][] | unknown;
         /**
          * Health
          * @description OK
@@ -1743,6 +1746,19 @@ export type components = {
             localized?: boolean;
             /** @enum {string} */
             type: "link";
+        };
+        /**
+         * LinkValue
+         * @example {
+         *       "pageId": "/pricing"
+         *     }
+         */
+        LinkValue: {
+            /** @description A page of this project (not a shared "@" page). */
+            pageId: string;
+        } | {
+            /** @description http(s), mailto or tel URL, or "/path", "#anchor". */
+            href: string;
         };
         /** ListField */
         ListField: {
@@ -2182,6 +2198,8 @@ export type components = {
             /** @description Rule, with multiple. */
             max?: number;
         };
+        /** ReferenceValue */
+        ReferenceValue: string | string[];
         /** RichtextField */
         RichtextField: {
             /** @description The field key (unique among its siblings). */
@@ -2576,9 +2594,9 @@ export type components = {
         };
         /** UpdateEntryBody */
         UpdateEntryBody: {
-            /** @description Merged into the working copy; a null value removes that key. */
+            /** @description Merged into the working copy (top-level keys only: a sent object, list or blocks replaces the stored one); a null value removes that key. */
             fields?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["FieldValue"];
             };
             status?: "draft" | "published";
         };

@@ -3,31 +3,9 @@ import { it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
 import { editorEntries, newSite, pageUrl, patchEntry, visitorEntries } from '../helpers/content.js';
 import { call } from '../helpers/factories.js';
-import { landingEntry, syncAs } from '../helpers/fields.js';
+import { landingEntry, syncAs, VALID } from '../helpers/fields.js';
 
 /** Values of declared fields (contract §13, §17): shapes on every write, rules at publish. */
-
-const ENT = 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2';
-const VALID = {
-  headline: 'Ship faster',
-  variant: 'dark',
-  hero: { image: 'https://cdn.example.com/a.webp', cta: { href: 'https://example.com' }, tint: '#0af' },
-  features: [{ title: 'Fast', icon: 'bolt' }, { title: 'Safe' }],
-  sections: [
-    { _type: 'Quote', text: 'Loved it', author: ENT },
-    { _key: 'cta-1', _type: 'Cta', label: 'Start', target: { pageId: '/' } },
-  ],
-  launch: '2026-12-01',
-  updated: '2026-11-27T09:30:00+01:00',
-  price: 10,
-  body: '<p>Hello</p>',
-  featured: true,
-  slug: 'ship-faster',
-  meta: { any: ['thing'] },
-  site: 'mailto:hi@example.com',
-  related: [ENT],
-  tags: ['new'],
-};
 
 describeEachDb('field values', (ctx) => {
   it('a value of every type saves; list items and blocks get a 12-character _key that stays', async () => {

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { EntryProblem, Strict, Timestamp } from '../../http/schemas.js';
 import { PageId } from '../definitions/definitions.schemas.js';
+import { FieldValuesDoc } from '../definitions/field-declaration.schemas.js';
 import { LIMITS } from '../definitions/limits.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -23,7 +24,7 @@ export const Entry = Type.Object(
     pageId: Type.String(),
     instanceKey: Type.String(),
     componentId: Type.String(),
-    fields: Type.Record(Type.String(), Type.Unknown()),
+    fields: Type.Record(Type.String(), Type.Unknown(), { 'x-documented-as': FieldValuesDoc }),
     status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
     publishedAt: Type.Union([Timestamp, Type.Null()]),
     updatedAt: Timestamp,
@@ -67,6 +68,12 @@ export const UpdateEntryBody = Strict(
       Type.Record(Type.String(), Type.Unknown(), {
         maxProperties: LIMITS.fieldsPerEntry,
         description: 'Merged into the working copy; a null value removes that key.',
+        'x-documented-as': {
+          ...FieldValuesDoc,
+          maxProperties: LIMITS.fieldsPerEntry,
+          description:
+            'Merged into the working copy (top-level keys only: a sent object, list or blocks replaces the stored one); a null value removes that key.',
+        },
       }),
     ),
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')])),

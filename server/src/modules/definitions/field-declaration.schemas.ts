@@ -239,3 +239,25 @@ export const ReferenceValue = Type.Union(
     title: 'ReferenceValue',
   },
 );
+
+/**
+ * An entry's `fields` as documented: each value one of the shapes of §13 (named for readers and
+ * generators), or any JSON for an undeclared key or a `json` field, so clients keep `unknown`.
+ */
+export const FieldValuesDoc = Type.Record(
+  Type.String(),
+  Type.Union(
+    [
+      LinkValue,
+      ReferenceValue,
+      Type.Array(ListItem),
+      Type.Array(BlockItem),
+      Type.Unknown({ description: 'Any other JSON value: its declaration (or none) decides.' }),
+    ],
+    { title: 'FieldValue' },
+  ),
+  {
+    description:
+      'The values by field key. Declared keys take the shape of their type (contract §13: a `link` is a LinkValue, a `reference` a ReferenceValue, a `list` ListItems, `blocks` BlockItems, …); undeclared top-level keys any JSON.',
+  },
+);

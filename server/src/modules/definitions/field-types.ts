@@ -84,6 +84,10 @@ export interface FieldTypeSpec {
   rules?(value: unknown, declaration: FieldDeclaration, path: string, ctx: ValueContext): void;
 }
 
+/** `object[key]` when it is the object's own (a key such as `constructor` must not reach the prototype). */
+export const ownOf = <T>(object: Record<string, T>, key: string): T | undefined =>
+  Object.hasOwn(object, key) ? object[key] : undefined;
+
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -518,7 +522,7 @@ export const FIELD_TYPE_SPECS: Record<FieldType, FieldTypeSpec> = {
 };
 
 export const specOf = (type: string): FieldTypeSpec | undefined =>
-  (FIELD_TYPE_SPECS as Record<string, FieldTypeSpec>)[type];
+  ownOf(FIELD_TYPE_SPECS as Record<string, FieldTypeSpec>, type);
 
 export const expectedOf = (spec: FieldTypeSpec, d: FieldDeclaration): string =>
   typeof spec.expected === 'string' ? spec.expected : spec.expected(d);
