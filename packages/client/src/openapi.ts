@@ -276,7 +276,7 @@ export type paths = {
         put?: never;
         /**
          * Restore a version from the history into the working copy
-         * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+         * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values the definition no longer accepts (it changed since) are kept and listed in the answer's `problems`: they stop a publish (422) until an editor fixes them.
          *
          *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.
          */
@@ -1607,9 +1607,9 @@ export type components = {
             pageId: string;
             instanceKey: string;
             componentId: string;
-            /** @description The field values. A `reference` field holds a `ResolvedReference` (a multiple one an array of them) on visitor and preview reads, the stored entry id (`"ent_…"`, an array of them) on a member’s reads without `?resolve=true`. */
+            /** @description The values by field key. Declared keys take the shape of their type (contract §13: a `link` is a LinkValue, a `reference` a ReferenceValue as stored, a ResolvedReference (an array of them) on visitor and preview reads and with `?resolve=true`, a `list` ListItems, `blocks` BlockItems, …); undeclared top-level keys any JSON. */
             fields: {
-                [key: string]: components["schemas"]["ResolvedReference"] | components["schemas"]["ResolvedReference"][] | unknown;
+                [key: string]: components["schemas"]["FieldValue"];
             };
             status: "draft" | "published";
             publishedAt: string | null;
@@ -1671,6 +1671,8 @@ export type components = {
          *     }
          */
         FieldDeclaration: components["schemas"]["TextField"] | components["schemas"]["RichtextField"] | components["schemas"]["NumberField"] | components["schemas"]["BooleanField"] | components["schemas"]["SelectField"] | components["schemas"]["DateField"] | components["schemas"]["DatetimeField"] | components["schemas"]["ColorField"] | components["schemas"]["ImageField"] | components["schemas"]["UrlField"] | components["schemas"]["JsonField"] | components["schemas"]["LinkField"] | components["schemas"]["ReferenceField"] | components["schemas"]["ObjectField"] | components["schemas"]["ListField"] | components["schemas"]["BlocksField"];
+        /** FieldValue */
+        FieldValue: components["schemas"]["LinkValue"] | components["schemas"]["ReferenceValue"] | components["schemas"]["ResolvedReference"] | components["schemas"]["ResolvedReference"][] | components["schemas"]["ListItem"][] | components["schemas"]["BlockItem"][] | unknown;
         /**
          * Health
          * @description OK
@@ -1770,6 +1772,19 @@ export type components = {
             localized?: boolean;
             /** @enum {string} */
             type: "link";
+        };
+        /**
+         * LinkValue
+         * @example {
+         *       "pageId": "/pricing"
+         *     }
+         */
+        LinkValue: {
+            /** @description A page of this project (not a shared "@" page). */
+            pageId: string;
+        } | {
+            /** @description http(s), mailto or tel URL, or "/path", "#anchor". */
+            href: string;
         };
         /** ListField */
         ListField: {
@@ -2233,6 +2248,8 @@ export type components = {
             locale: string | null;
             copy: "working" | "published";
         };
+        /** ReferenceValue */
+        ReferenceValue: string | string[];
         /**
          * ResolvedReference
          * @description In place of an entry id, on visitor reads, preview reads and live streams: `{ id, pageId, instanceKey, componentId, fields }` of the entry (the visitor: its published copy; preview: its working copy), resolved down to `?depth=` levels. Past that depth, on a cycle, or past the 1,000 entries one answer resolves, `{ id }` alone. A reference whose entry the reader cannot see (never published, unpublished, deleted) is `null` in a single reference and left out of a multiple one.
@@ -2655,9 +2672,9 @@ export type components = {
         };
         /** UpdateEntryBody */
         UpdateEntryBody: {
-            /** @description Merged into the working copy; a null value removes that key. */
+            /** @description Merged into the working copy (top-level keys only: a sent object, list or blocks replaces the stored one); a null value removes that key. */
             fields?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["FieldValue"];
             };
             status?: "draft" | "published";
         };

@@ -69,6 +69,43 @@ export const LANDING = {
   ],
 };
 
+export const ENT = 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2';
+/** A working copy that fits LANDING's shapes and rules (the link needs the page "/"). */
+export const VALID = {
+  headline: 'Ship faster',
+  variant: 'dark',
+  hero: { image: 'https://cdn.example.com/a.webp', cta: { href: 'https://example.com' }, tint: '#0af' },
+  features: [{ title: 'Fast', icon: 'bolt' }, { title: 'Safe' }],
+  sections: [
+    { _type: 'Quote', text: 'Loved it', author: ENT },
+    { _key: 'cta-1', _type: 'Cta', label: 'Start', target: { pageId: '/' } },
+  ],
+  launch: '2026-12-01',
+  updated: '2026-11-27T09:30:00+01:00',
+  price: 10,
+  body: '<p>Hello</p>',
+  featured: true,
+  slug: 'ship-faster',
+  meta: { any: ['thing'] },
+  site: 'mailto:hi@example.com',
+  related: [ENT],
+  tags: ['new'],
+};
+
+/**
+ * VALID with its references pointed at a real entry of the site (a Person on `@people`, made once per
+ * site): a written reference must name an entry of the project (contract §13).
+ */
+export async function validFor(app: FastifyInstance, site: Site): Promise<typeof VALID> {
+  await syncAs(app, site.editing, {
+    pageId: '@people',
+    components: [{ componentId: 'Person', instanceKey: 'ada', fields: [{ key: 'name', type: 'text' }] }],
+  });
+  const res = await call(app, { method: 'GET', url: '/v1/content/%40people', headers: site.editing });
+  const person = (res.body.data as { id: string }[])[0]?.id as string;
+  return JSON.parse(JSON.stringify(VALID).replaceAll(ENT, person));
+}
+
 export const syncAs = (app: FastifyInstance, headers: Record<string, string>, payload: unknown, query = '') =>
   call(app, { method: 'POST', url: `/v1/definitions/sync${query}`, headers, payload: payload as object });
 

@@ -3,48 +3,15 @@ import { it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
 import { editorEntries, newSite, pageUrl, patchEntry, visitorEntries } from '../helpers/content.js';
 import { call } from '../helpers/factories.js';
-import { landingEntry, syncAs } from '../helpers/fields.js';
+import { landingEntry, syncAs, validFor } from '../helpers/fields.js';
 
 /** Values of declared fields (contract §13, §17): shapes on every write, rules at publish. */
-
-/** References must name an entry of the project (contract §13): VALID's refer to this one, made per site. */
-let ENT = '';
-async function person(app: Parameters<typeof landingEntry>[0], site: Parameters<typeof landingEntry>[1]) {
-  await syncAs(app, site.editing, {
-    pageId: '@people',
-    components: [{ componentId: 'Person', instanceKey: 'ada', fields: [{ key: 'name', type: 'text' }] }],
-  });
-  const res = await call(app, { method: 'GET', url: pageUrl('@people'), headers: site.editing });
-  ENT = res.body.data[0].id;
-  return ENT;
-}
-const valid = () => ({
-  headline: 'Ship faster',
-  variant: 'dark',
-  hero: { image: 'https://cdn.example.com/a.webp', cta: { href: 'https://example.com' }, tint: '#0af' },
-  features: [{ title: 'Fast', icon: 'bolt' }, { title: 'Safe' }],
-  sections: [
-    { _type: 'Quote', text: 'Loved it', author: ENT },
-    { _key: 'cta-1', _type: 'Cta', label: 'Start', target: { pageId: '/' } },
-  ],
-  launch: '2026-12-01',
-  updated: '2026-11-27T09:30:00+01:00',
-  price: 10,
-  body: '<p>Hello</p>',
-  featured: true,
-  slug: 'ship-faster',
-  meta: { any: ['thing'] },
-  site: 'mailto:hi@example.com',
-  related: [ENT],
-  tags: ['new'],
-});
 
 describeEachDb('field values', (ctx) => {
   it('a value of every type saves; list items and blocks get a 12-character _key that stays', async () => {
     const site = await newSite(ctx.app);
     const id = await landingEntry(ctx.app, site);
-    await person(ctx.app, site);
-    const res = await patchEntry(ctx.app, site, id, { fields: valid() });
+    const res = await patchEntry(ctx.app, site, id, { fields: await validFor(ctx.app, site) });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const saved = res.body.data.fields;
     const keys = [...saved.features, ...saved.sections].map((i: { _key: string }) => i._key);
@@ -178,9 +145,8 @@ describeEachDb('field values', (ctx) => {
     assert.equal('meta' in (after?.fields ?? {}), false);
     assert.equal(after?.version, saved.body.data.version);
 
-    await person(ctx.app, site);
     const fixed = await patchEntry(ctx.app, site, id, {
-      fields: { ...valid(), hero: { cta: { pageId: '/' } } },
+      fields: { ...(await validFor(ctx.app, site)), hero: { cta: { pageId: '/' } } },
       status: 'published',
     });
     assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
@@ -246,5 +212,27 @@ describeEachDb('field values', (ctx) => {
     ]);
     const read = await call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: site.editing });
     assert.equal(read.body.data[0].problems.length, 1);
+
+    // The headline becomes a number: a restore of the old text keeps it, and problems say so.
+    const numeric = structuredClone(landing);
+    numeric.fields[0] = { key: 'headline', type: 'number' } as never;
+    assert.equal((await syncAs(ctx.app, site.editing, { pageId: '/', components: [numeric] })).status, 200);
+    assert.equal((await patchEntry(ctx.app, site, id, { fields: { headline: 5 } })).status, 200);
+    const history = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${id}/history`,
+      headers: { ...site.editing, 'x-cms-project-id': site.project.id },
+    });
+    const published = history.body.data.find((h: { action: string }) => h.action === 'publish');
+    const restored = await call(ctx.app, {
+      method: 'POST',
+      url: `/v1/content/${id}/history/${published.id}/restore`,
+      headers: site.editing,
+    });
+    assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    assert.equal(restored.body.data.fields.headline, 'Hi');
+    assert.deepEqual(restored.body.data.problems, [
+      { locale: null, path: 'fields.headline', message: 'must be a finite number (field type "number")' },
+    ]);
   });
 });

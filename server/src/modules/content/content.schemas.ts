@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { EntryProblem, Strict, Timestamp } from '../../http/schemas.js';
 import { PageId } from '../definitions/definitions.schemas.js';
+import { FieldValuesDoc } from '../definitions/field-declaration.schemas.js';
 import { LIMITS } from '../definitions/limits.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -17,56 +18,13 @@ const entryExample = {
   version: 3,
 };
 
-/** A reference as a visitor or a preview reads it (contract §13): the entry as that reader sees it. */
-export const ResolvedReference = Type.Object(
-  {
-    id: Type.String({ description: 'The entry id.' }),
-    pageId: Type.Optional(Type.String()),
-    instanceKey: Type.Optional(Type.String()),
-    componentId: Type.Optional(Type.String()),
-    fields: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description: 'The entry’s fields as this reader sees them, its own references resolved in turn.',
-      }),
-    ),
-  },
-  {
-    title: 'ResolvedReference',
-    description:
-      'In place of an entry id, on visitor reads, preview reads and live streams: `{ id, pageId, instanceKey, componentId, fields }` of the entry (the visitor: its published copy; preview: its working copy), resolved down to `?depth=` levels. Past that depth, on a cycle, or past the 1,000 entries one answer resolves, `{ id }` alone. A reference whose entry the reader cannot see (never published, unpublished, deleted) is `null` in a single reference and left out of a multiple one.',
-    examples: [
-      {
-        id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T3',
-        pageId: '@site',
-        instanceKey: 'quote-ada',
-        componentId: 'Testimonial',
-        fields: { quote: 'Folio let us ship in a week.', author: 'Ada' },
-      },
-    ],
-  },
-);
-
 export const Entry = Type.Object(
   {
     id: Type.String(),
     pageId: Type.String(),
     instanceKey: Type.String(),
     componentId: Type.String(),
-    fields: Type.Record(Type.String(), Type.Unknown(), {
-      // Validated loosely, documented with where references go (openapi-components.ts).
-      'x-documented-as': Type.Record(
-        Type.String(),
-        Type.Union([
-          ResolvedReference,
-          Type.Array(ResolvedReference),
-          Type.Unknown({ description: 'The value of any other field, as stored.' }),
-        ]),
-        {
-          description:
-            'The field values. A `reference` field holds a `ResolvedReference` (a multiple one an array of them) on visitor and preview reads, the stored entry id (`"ent_…"`, an array of them) on a member’s reads without `?resolve=true`.',
-        },
-      ),
-    }),
+    fields: Type.Record(Type.String(), Type.Unknown(), { 'x-documented-as': FieldValuesDoc }),
     status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
     publishedAt: Type.Union([Timestamp, Type.Null()]),
     updatedAt: Timestamp,
@@ -110,6 +68,12 @@ export const UpdateEntryBody = Strict(
       Type.Record(Type.String(), Type.Unknown(), {
         maxProperties: LIMITS.fieldsPerEntry,
         description: 'Merged into the working copy; a null value removes that key.',
+        'x-documented-as': {
+          ...FieldValuesDoc,
+          maxProperties: LIMITS.fieldsPerEntry,
+          description:
+            'Merged into the working copy (top-level keys only: a sent object, list or blocks replaces the stored one); a null value removes that key.',
+        },
       }),
     ),
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')])),

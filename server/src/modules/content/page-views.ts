@@ -5,19 +5,24 @@ import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
 import { problemsOfRows } from './publish-rules.js';
 import { referenceTargets } from './reference-targets.js';
-import { anyReferences, DEFAULT_DEPTH, resolveReferences } from './references.js';
+import { anyReferences, DEFAULT_DEPTH, type Resolved, resolveReferences } from './references.js';
 
 /** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, ordered by instanceKey. */
 export interface PageViews {
   /** Visitors: entries with a published copy, showing it (the shape published-pages.ts serialises), references resolved. */
   visitor: Entry[];
-  /** A member's session: every entry, working fields with stored reference ids, and its `problems` (contract §13). */
-  editor: Entry[];
-  /** A preview token: the editor's view with references resolved against working copies. */
-  preview: Entry[];
+  /**
+   * A member's session: every entry, working fields with stored reference ids, and its `problems`
+   * (contract §13). Null when not asked for (no stream shows drafts): those checks stay off visitors' path.
+   */
+  editor: Entry[] | null;
+  /** A preview token: the editor's view with references resolved against working copies; null with `editor`. */
+  preview: Entry[] | null;
   /** The pages of entries read to resolve references: a change to one of them changes these views. */
   pages: Set<string>;
 }
+
+const NO_PAGES: Resolved = { fields: [], pages: new Set() };
 
 /**
  * Every view of one page from one query (and, where the page declares references, one query per
@@ -25,15 +30,21 @@ export interface PageViews {
  * fan it out to every stream, whichever view each one has. Built on toEntry so a field added to
  * entries reaches the streams too.
  */
-export async function pageViews(db: Db, projectId: string, pageId: string): Promise<PageViews> {
+export async function pageViews(
+  db: Db,
+  projectId: string,
+  pageId: string,
+  /** Whether the drafts views are wanted: their `problems` are computed only then (visitors never wait on them). */
+  drafts = true,
+): Promise<PageViews> {
   const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
   rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
-  const problems = await problemsOfRows(db, rows);
+  const problems = drafts ? await problemsOfRows(db, rows) : new Map();
   const editor: Entry[] = [];
   const visitor: Entry[] = [];
   for (const row of rows) {
     const entry = toEntry(row);
-    editor.push({ ...entry, problems: problems.get(row.id) ?? [] });
+    if (drafts) editor.push({ ...entry, problems: problems.get(row.id) ?? [] });
     if (row.publishedFields === null) continue;
     visitor.push({
       ...entry,
@@ -47,15 +58,21 @@ export async function pageViews(db: Db, projectId: string, pageId: string): Prom
   const declared = new Map(rows.map((r) => [r.id, declarationsOf(r.declaredFields)]));
   const rootsOf = (entries: Entry[]) =>
     entries.map((e) => ({ id: e.id, fields: e.fields, declared: declared.get(e.id) ?? new Map() }));
-  if (!anyReferences(rootsOf(editor))) return { visitor, editor, preview: editor, pages: new Set() };
+  if (
+    !anyReferences(rows.map((r) => ({ id: r.id, fields: {}, declared: declared.get(r.id) ?? new Map() })))
+  ) {
+    return { visitor, editor: drafts ? editor : null, preview: drafts ? editor : null, pages: new Set() };
+  }
   const [published, working] = await Promise.all([
     resolveReferences(rootsOf(visitor), DEFAULT_DEPTH, referenceTargets(db, projectId, 'published')),
-    resolveReferences(rootsOf(editor), DEFAULT_DEPTH, referenceTargets(db, projectId, 'working')),
+    drafts
+      ? resolveReferences(rootsOf(editor), DEFAULT_DEPTH, referenceTargets(db, projectId, 'working'))
+      : NO_PAGES,
   ]);
   return {
     visitor: visitor.map((e, i) => ({ ...e, fields: published.fields[i] as Fields })),
-    editor,
-    preview: editor.map((e, i) => ({ ...e, fields: working.fields[i] as Fields })),
+    editor: drafts ? editor : null,
+    preview: drafts ? editor.map((e, i) => ({ ...e, fields: working.fields[i] as Fields })) : null,
     pages: new Set([...published.pages, ...working.pages]),
   };
 }

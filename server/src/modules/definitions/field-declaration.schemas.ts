@@ -239,3 +239,56 @@ export const ReferenceValue = Type.Union(
     title: 'ReferenceValue',
   },
 );
+
+/** A reference as a visitor or a preview reads it (contract §13): the entry as that reader sees it. */
+export const ResolvedReference = Type.Object(
+  {
+    id: Type.String({ description: 'The entry id.' }),
+    pageId: Type.Optional(Type.String()),
+    instanceKey: Type.Optional(Type.String()),
+    componentId: Type.Optional(Type.String()),
+    fields: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'The entry’s fields as this reader sees them, its own references resolved in turn.',
+      }),
+    ),
+  },
+  {
+    title: 'ResolvedReference',
+    description:
+      'In place of an entry id, on visitor reads, preview reads and live streams: `{ id, pageId, instanceKey, componentId, fields }` of the entry (the visitor: its published copy; preview: its working copy), resolved down to `?depth=` levels. Past that depth, on a cycle, or past the 1,000 entries one answer resolves, `{ id }` alone. A reference whose entry the reader cannot see (never published, unpublished, deleted) is `null` in a single reference and left out of a multiple one.',
+    examples: [
+      {
+        id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T3',
+        pageId: '@site',
+        instanceKey: 'quote-ada',
+        componentId: 'Testimonial',
+        fields: { quote: 'Folio let us ship in a week.', author: 'Ada' },
+      },
+    ],
+  },
+);
+
+/**
+ * An entry's `fields` as documented: each value one of the shapes of §13 (named for readers and
+ * generators), or any JSON for an undeclared key or a `json` field, so clients keep `unknown`.
+ */
+export const FieldValuesDoc = Type.Record(
+  Type.String(),
+  Type.Union(
+    [
+      LinkValue,
+      ReferenceValue,
+      ResolvedReference,
+      Type.Array(ResolvedReference),
+      Type.Array(ListItem),
+      Type.Array(BlockItem),
+      Type.Unknown({ description: 'Any other JSON value: its declaration (or none) decides.' }),
+    ],
+    { title: 'FieldValue' },
+  ),
+  {
+    description:
+      'The values by field key. Declared keys take the shape of their type (contract §13: a `link` is a LinkValue, a `reference` a ReferenceValue as stored, a ResolvedReference (an array of them) on visitor and preview reads and with `?resolve=true`, a `list` ListItems, `blocks` BlockItems, …); undeclared top-level keys any JSON.',
+  },
+);

@@ -1,5 +1,12 @@
 import type { FieldProblem } from '../../shared/errors.js';
-import { codePoints, FIELD_TYPES, type FieldDeclaration, isPlainObject, specOf } from './field-types.js';
+import {
+  codePoints,
+  FIELD_TYPES,
+  type FieldDeclaration,
+  isPlainObject,
+  ownOf,
+  specOf,
+} from './field-types.js';
 import { checkDefault } from './field-values.js';
 import { LIMITS } from './limits.js';
 
@@ -61,7 +68,8 @@ export function checkDeclarations(fields: readonly FieldDeclaration[], path: str
       const before = problems.length;
       for (const [option, value] of Object.entries(d)) {
         if (option === 'key' || option === 'type' || option === 'default') continue;
-        const check = COMMON_CHECKS[option] ?? spec.options[option];
+        // Own properties only: an option named `constructor` must not find Object's.
+        const check = ownOf(COMMON_CHECKS, option) ?? ownOf(spec.options, option);
         if (!check) {
           fail(`${here}.${option}`, `is not an option of a "${d.type}" field`);
           continue;

@@ -1,4 +1,5 @@
-import { ENTRY_ID, type FieldDeclaration, isPlainObject } from './field-types.js';
+import { ENTRY_ID, isPlainObject } from './field-checks.js';
+import type { FieldDeclaration } from './field-types.js';
 import type { Declarations } from './field-values.js';
 
 /**

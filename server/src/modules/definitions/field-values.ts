@@ -4,6 +4,7 @@ import {
   expectedOf,
   type FieldDeclaration,
   type FieldTypeSpec,
+  ownOf,
   specOf,
   type ValueContext,
 } from './field-types.js';
@@ -84,7 +85,7 @@ function context(phase: ValueContext['phase'], report: ValueReport): ValueContex
         if (!declared.has(key) && !allowed.includes(key))
           ctx.fail(`${path}.${key}`, 'is not a declared field');
       }
-      for (const f of fields) checkValue(f, value[f.key], `${path}.${f.key}`, ctx);
+      for (const f of fields) checkValue(f, ownOf(value, f.key), `${path}.${f.key}`, ctx);
     },
     itemKey(item, path, seen) {
       if (item._key === undefined) {
@@ -161,7 +162,7 @@ export function checkWrite(
 export function checkPublish(declared: Declarations, fields: Record<string, unknown>): ValueReport {
   const report: ValueReport = { problems: [], links: [], references: [] };
   const ctx = context('publish', report);
-  for (const d of declared.values()) checkValue(d, fields[d.key], `fields.${d.key}`, ctx);
+  for (const d of declared.values()) checkValue(d, ownOf(fields, d.key), `fields.${d.key}`, ctx);
   return report;
 }
 

@@ -32,8 +32,11 @@ export interface LiveSink {
 }
 
 export interface LiveOptions {
-  /** The page as each kind of caller sees it (the content module's pageViews). */
-  views(projectId: string, pageId: string): Promise<PageViews>;
+  /**
+   * The page as each kind of caller sees it (the content module's pageViews); `drafts`: a stream
+   * shows working copies, so the editor view (with its `problems`) is needed.
+   */
+  views(projectId: string, pageId: string, drafts: boolean): Promise<PageViews>;
   heartbeatMs: number;
   maxStreamsPerProject: number;
   maxBufferBytes: number;
@@ -117,17 +120,20 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     // Serialised once per view, not per stream.
     const json = (entries: Entry[]) => new Map(entries.map((e) => [e.id, JSON.stringify(e)]));
     const streams = [...watch.streams];
-    const serialized = new Map<LiveView, Map<string, string>>();
+    const serialized = new Map<LiveView, Map<string, string> | null>();
     const viewOf = (view: LiveView) => {
       let known = serialized.get(view);
-      if (!known) {
-        known = json(views[view]);
+      if (known === undefined) {
+        const entries = views[view];
+        known = entries ? json(entries) : null;
         serialized.set(view, known);
       }
       return known;
     };
     for (const stream of streams) {
       const now = viewOf(stream.view);
+      // Loaded without the drafts views: a drafts stream joined during the load, which loads again.
+      if (!now) continue;
       let chunk = '';
       for (const [id, text] of now) {
         if (stream.sent.get(id) !== text) chunk += sseEvent('entry', text);
@@ -149,7 +155,8 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     try {
       do {
         watch.dirty = false;
-        const views = await options.views(watch.projectId, watch.pageId);
+        const drafts = [...watch.streams].some((s) => s.view !== 'visitor');
+        const views = await options.views(watch.projectId, watch.pageId, drafts);
         watch.reads = new Set([...views.pages].map((p) => pageKey(watch.projectId, p)));
         if (!closed) fanOut(watch, views);
       } while (watch.dirty && watch.streams.size > 0 && !closed);
