@@ -70,7 +70,7 @@ describe('resolveReferences', () => {
       load,
     );
     assert.deepEqual(
-      (many.fields[0]?.refs as { id: string }[]).map((r) => r.id),
+      (many.fields[0] as { refs: { id: string }[] }).refs.map((r) => r.id),
       [id(2)],
     );
     // The page of an invisible target is still depended on: publishing it changes the answer.
