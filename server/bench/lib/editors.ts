@@ -11,9 +11,9 @@ export async function json(url: string, init: RequestInit & { headers?: Record<s
   return body.data;
 }
 
-/** A project with one page of `editors` entries: an editor's headers and the entries' ids. */
-export async function seedEditorsPage(base: string, editors: number, name: string) {
-  const email = `bench-${Date.now()}@example.com`;
+/** A new project through the API, and its admin signed in: the project's id, key and the admin's token. */
+export async function newBenchProject(base: string, name: string) {
+  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = 'correct horse battery staple';
   const created = await json(`${base}/v1/projects`, {
     method: 'POST',
@@ -23,7 +23,12 @@ export async function seedEditorsPage(base: string, editors: number, name: strin
     method: 'POST',
     body: JSON.stringify({ email, password }),
   });
-  const key = created.project.apiKey as string;
+  return { id: created.project.id as string, key: created.project.apiKey as string, token: token as string };
+}
+
+/** A project with one page of `editors` entries: an editor's headers and the entries' ids. */
+export async function seedEditorsPage(base: string, editors: number, name: string) {
+  const { key, token } = await newBenchProject(base, name);
   const components = Array.from({ length: editors }, (_, i) => ({
     componentId: 'Card',
     instanceKey: `card-${String(i).padStart(2, '0')}`,

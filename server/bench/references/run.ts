@@ -24,7 +24,7 @@ import type { Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
-import { json } from '../lib/editors.js';
+import { json, newBenchProject } from '../lib/editors.js';
 import { pinLoadGenerator, root, startFolio, startScript } from '../lib/processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -61,21 +61,11 @@ const SECTION = [
   { key: 'picks', type: 'reference', multiple: true },
 ];
 
-/** A signed-in admin of a new project (through the API), with the headers an editor's write sends. */
+/** A new project with its admin signed in, and the headers an editor's write sends. */
 async function newProject(base: string, name: string) {
-  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const password = 'correct horse battery staple';
-  const created = await json(`${base}/v1/projects`, {
-    method: 'POST',
-    body: JSON.stringify({ name, admin: { email, password } }),
-  });
-  const { token } = await json(`${base}/v1/auth/login`, {
-    method: 'POST',
-    body: JSON.stringify({ email, password }),
-  });
-  const key = created.project.apiKey as string;
+  const { id, key, token } = await newBenchProject(base, name);
   return {
-    id: created.project.id as string,
+    id,
     key,
     editing: { authorization: `Bearer ${token}`, 'x-cms-key': key, 'content-type': 'application/json' },
   };

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -8,36 +7,7 @@ import { type DatabaseHandle, openDatabase } from '../../src/db/connect.js';
 import { describeEachDb } from '../helpers/app.js';
 import { heroEntry, newSite, pageUrl, patchEntry, type Site } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
-
-/** Polls `read` until `done` holds or `ms` pass; returns the last value read. */
-async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 1000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 20));
-    value = await read();
-  }
-  return value;
-}
-
-/**
- * Resolves once B has received every change committed on the database before this call. A's writes
- * reach B's caches as notifications, after A has answered; one arriving after B has cached a page
- * drops it again. PostgreSQL delivers notifications in commit order, so a marker sent now arrives
- * after all of them (its topic is one no cache acts on).
- */
-async function caughtUp(a: FastifyInstance, b: FastifyInstance, db: DatabaseHandle['db']): Promise<void> {
-  const marker = randomUUID();
-  const arrived = new Promise<void>((resolve) => {
-    const stop = b.changes.subscribe((topic, key) => {
-      if (topic !== 'test.marker' || key !== marker) return;
-      stop();
-      resolve();
-    });
-  });
-  await a.changes.notify(db, 'test.marker', marker);
-  await arrived;
-}
+import { caughtUp, eventually } from '../helpers/instances.js';
 
 const titleOn = async (app: FastifyInstance, site: Site) => {
   const res = await call(app, { method: 'GET', url: pageUrl('/'), headers: site.key });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { it } from 'node:test';
@@ -8,6 +7,7 @@ import { sql } from 'kysely';
 import { describeEachDb, secondInstance } from '../helpers/app.js';
 import { newSite } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
+import { caughtUp, eventually } from '../helpers/instances.js';
 import { marketingSite, put, read } from '../helpers/references.js';
 
 /**
@@ -16,35 +16,6 @@ import { marketingSite, put, read } from '../helpers/references.js';
  * instance that acknowledged it and within a second on every other (two instances on one PostgreSQL,
  * as multi-instance.test.ts runs them).
  */
-
-async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 1000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 20));
-    value = await read();
-  }
-  return value;
-}
-
-/** Resolves once `b` has received every change committed before this call (multi-instance.test.ts). */
-async function caughtUp(
-  a: FastifyInstance,
-  b: FastifyInstance,
-  db: Parameters<FastifyInstance['changes']['notify']>[0],
-): Promise<void> {
-  if (a === b) return;
-  const marker = randomUUID();
-  const arrived = new Promise<void>((resolve) => {
-    const stop = b.changes.subscribe((topic, key) => {
-      if (topic !== 'test.marker' || key !== marker) return;
-      stop();
-      resolve();
-    });
-  });
-  await a.changes.notify(db, 'test.marker', marker);
-  await arrived;
-}
 
 const featuredQuote = async (app: FastifyInstance, key: Record<string, string>) => {
   const res = await read(app, key, '/');
