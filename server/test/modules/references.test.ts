@@ -80,6 +80,34 @@ describeEachDb('references', (ctx) => {
     assert.equal(again.status, 200, JSON.stringify(again.body));
   });
 
+  it('at publish, a reference to an entry deleted since counts as missing: required and min fire', async () => {
+    const site = await newSite(ctx.app);
+    const ids = await entriesOn(ctx.app, site, '@site', [
+      { ...PERSON, instanceKey: 'p' },
+      {
+        componentId: 'Byline',
+        instanceKey: 'b',
+        fields: [
+          { key: 'author', type: 'reference', required: true },
+          { key: 'also', type: 'reference', multiple: true, min: 1 },
+        ],
+      },
+    ]);
+    await put(ctx.app, site, ids.b as string, { author: ids.p, also: [ids.p] }, true);
+    const forced = await call(ctx.app, {
+      method: 'DELETE',
+      url: `/v1/content/${ids.p}?force=true`,
+      headers: { ...site.key, ...bearer(site.admin.token) },
+    });
+    assert.equal(forced.status, 200);
+    const refused = await patchEntry(ctx.app, site, ids.b as string, { status: 'published' });
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.deepEqual(refused.body.error.details.map((d: { path: string }) => d.path).sort(), [
+      'fields.also',
+      'fields.author',
+    ]);
+  });
+
   it('visitors read references resolved to ?depth= (default 1); invisible targets are null or left out', async () => {
     const site = await newSite(ctx.app);
     const ids = await marketingSite(ctx.app, site);

@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
 import { type FieldProblem, type PublishProblem, unpublishable } from '../../shared/errors.js';
+import { mapReferences, OMIT } from '../definitions/field-references.js';
 import {
   checkPublish,
   type Declarations,
@@ -38,12 +39,23 @@ export async function problemsOf(
 ): Promise<Map<string, EntryProblem[]>> {
   const out = new Map<string, EntryProblem[]>();
   const links: { id: string; path: string; pageId: string }[] = [];
-  for (const s of subjects) {
-    if (s.declared.size === 0) {
-      out.set(s.id, []);
-      continue;
+  const judged = subjects
+    .filter((s) => s.declared.size > 0)
+    .map((s) => {
+      const fields = JSON.parse(s.fields) as Record<string, unknown>;
+      return { s, fields, report: checkPublish(s.declared, fields) };
+    });
+  // §17: a reference to an entry deleted since counts as missing (for `required` and a `min`): one
+  // query for every reference of the read, and the rules again on a copy without those ids.
+  const referenced = [...new Set(judged.flatMap((j) => j.report.references.map((r) => r.id)))];
+  const existing = referenced.length > 0 ? await repo.componentsOfEntries(db, projectId, referenced) : null;
+  for (const s of subjects) out.set(s.id, []); // in the subjects' order
+  for (const { s, fields, report: first } of judged) {
+    let report = first;
+    if (existing && first.references.some((r) => !existing.has(r.id))) {
+      const present = mapReferences(s.declared, fields, (id) => (existing.has(id) ? id : OMIT));
+      report = checkPublish(s.declared, present);
     }
-    const report = checkPublish(s.declared, JSON.parse(s.fields) as Record<string, unknown>);
     out.set(s.id, report.problems.map(asEntryProblem));
     for (const link of report.links) links.push({ id: s.id, ...link });
   }
