@@ -49,7 +49,8 @@ for (const kind of dbKinds()) {
       const file = JSON.parse(readFileSync(join(files.dir, 'build/snapshot.json'), 'utf8'));
       assert.equal(file.version, live.version);
       assert.deepEqual(file.content, {
-        '/': [{ instanceKey: 'hero', componentId: 'Hero', fields: { title: 'Baked' } }],
+        // Each entry carries its id (contract §17), so a build can resolve references.
+        '/': [{ id: page.data[0]!.id, instanceKey: 'hero', componentId: 'Hero', fields: { title: 'Baked' } }],
       });
     });
 

@@ -179,8 +179,9 @@ for (const kind of dbKinds()) {
         const target = await newProject(fresh.url);
         const imported = await folio(['import', dir], { env: target.env });
         assert.equal(imported.code, 0, imported.err);
-        // featured, two in testimonials, the nested ref: four ids in the published snapshot.
-        assert.match(imported.err, /with 4 entry ids replaced/);
+        // featured, two in testimonials, the nested ref: four ids in references, and the own id of
+        // each of the three published entries (snapshot entries carry it, contract §17).
+        assert.match(imported.err, /with 7 entry ids replaced/);
         const moved = Object.fromEntries(
           (await page(target.admin, '@site')).map((e) => [e.instanceKey, e.id]),
         );
