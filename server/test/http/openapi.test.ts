@@ -50,6 +50,7 @@ const OPERATION_IDS = [
   'listDeliveries',
   'listDeploys',
   'listEntryHistory',
+  'listEntryReferences',
   'listMedia',
   'listObjects',
   'listPageEntries',
