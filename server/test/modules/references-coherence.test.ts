@@ -87,6 +87,17 @@ describeEachDb('references: coherence across instances', (ctx) => {
     await caughtUp(ctx.app, b, ctx.db);
     await b.listen({ port: 0, host: '127.0.0.1' }).catch(() => {}); // SQLite: B is A, maybe listening already
     const { port } = b.server.address() as AddressInfo;
+    const token = await call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers: site.editing });
+    const preview = { ...site.key, 'x-cms-preview': token.body.data.token as string };
+    const drafts: string[] = [];
+    const previewRequest = http.get(
+      { host: '127.0.0.1', port, path: `/v1/live?pageId=${encodeURIComponent('/')}`, headers: preview },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => drafts.push(chunk));
+      },
+    );
+    previewRequest.on('error', () => {});
     const events: string[] = [];
     const request = http.get(
       { host: '127.0.0.1', port, path: `/v1/live?pageId=${encodeURIComponent('/')}`, headers: site.key },
@@ -113,8 +124,20 @@ describeEachDb('references: coherence across instances', (ctx) => {
         true,
         events.join(''),
       );
+      // A preview stream follows the referenced entry's working copy: a draft save reaches it, not visitors.
+      await put(ctx.app, site, ids.q1, { quote: 'Draft only.' }, true);
+      assert.equal(
+        await eventually(
+          async () => drafts.join('').includes('"quote":"Draft only."'),
+          (v) => v,
+        ),
+        true,
+        drafts.join(''),
+      );
+      assert.ok(!events.join('').includes('Draft only.'));
     } finally {
       request.destroy();
+      previewRequest.destroy();
     }
   });
 });
