@@ -280,7 +280,7 @@ export async function buildApp({
   };
   const live = createLiveHub(changes, {
     ...liveLimits,
-    views: (projectId, pageId, drafts) => pageViews(db, projectId, pageId, drafts),
+    views: (projectId, pageId, drafts, depth) => pageViews(db, projectId, pageId, drafts, depth),
     log: app.log,
   });
   app.addHook('preClose', async () => live.close());

@@ -442,7 +442,7 @@ export type paths = {
         };
         /**
          * Live updates of a page (Server-Sent Events)
-         * @description Opens a `text/event-stream` for one page, with the project's `x-cms-key` and, to follow drafts, a preview token (`x-cms-preview`). The stream first sends one `event: entry` per entry the caller sees now, then, each time that changes, `event: entry` with `data:` the entry exactly as `GET /v1/content/:pageId` would now show it to this caller — visitors: on publish and unpublish; preview: on every change of the working copy too. `event: deleted` with `data: { "id" }` when an entry is deleted or the caller can no longer see it (a visitor after an unpublish). A `:` comment line is sent every 15 s (CMS_LIVE_HEARTBEAT_MS). A change made through any instance reaches streams on every instance within a second (LISTEN/NOTIFY on PostgreSQL).
+         * @description Opens a `text/event-stream` for one page, with the project's `x-cms-key` and, to follow drafts, a preview token (`x-cms-preview`). The stream first sends one `event: entry` per entry the caller sees now, then, each time that changes, `event: entry` with `data:` the entry exactly as `GET /v1/content/:pageId` would now show it to this caller — visitors: on publish and unpublish; preview: on every change of the working copy too. `event: deleted` with `data: { "id" }` when an entry is deleted or the caller can no longer see it (a visitor after an unpublish). A `:` comment line is sent every 15 s (CMS_LIVE_HEARTBEAT_MS). A change made through any instance reaches streams on every instance within a second (LISTEN/NOTIFY on PostgreSQL). References are resolved as on `GET /v1/content/:pageId` (visitors and preview tokens; `?depth=` 0-3, default 1; a member's session gets stored ids), and a publish, unpublish or deletion of a referenced entry (a draft save, for preview streams) sends the entries that refer to it again.
          *
          *     Browsers: `EventSource` cannot send headers, and credentials never go in query strings, so open the stream with `fetch` and read the body (the SDK does this). CORS as for content.
          *
@@ -5609,6 +5609,8 @@ export interface operations {
                  * @example /
                  */
                 pageId: string;
+                /** @description How many levels of references to resolve (0-3, default 1; anything else is 400). Below that, and on a cycle, a reference is `{ id }`. */
+                depth?: number;
             };
             header?: {
                 /**

@@ -98,6 +98,22 @@ describeEachDb('references: coherence across instances', (ctx) => {
       },
     );
     previewRequest.on('error', () => {});
+    const deep: string[] = [];
+    const deepRequest = http.get(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/v1/live?pageId=${encodeURIComponent('/')}&depth=2`,
+        headers: site.key,
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => deep.push(chunk));
+      },
+    );
+    deepRequest.on('error', () => {});
+    const badDepth = await call(b, { method: 'GET', url: `/v1/live?pageId=%2F&depth=4`, headers: site.key });
+    assert.equal(badDepth.status, 400);
     const events: string[] = [];
     const request = http.get(
       { host: '127.0.0.1', port, path: `/v1/live?pageId=${encodeURIComponent('/')}`, headers: site.key },
@@ -115,6 +131,15 @@ describeEachDb('references: coherence across instances', (ctx) => {
         2000,
       );
       assert.ok(seen('"quote":"Fast."'), events.join(''));
+      assert.ok(!seen('"name":"Grace"'), 'depth 1: an author of a testimonial is { id }');
+      assert.equal(
+        await eventually(
+          async () => deep.join('').includes('"name":"Grace"'),
+          (v) => v,
+        ),
+        true,
+        deep.join(''),
+      );
       await put(ctx.app, site, ids.q1, { quote: 'Streamed.', author: ids.ada, seeAlso: ids.q2 });
       assert.equal(
         await eventually(
@@ -138,6 +163,7 @@ describeEachDb('references: coherence across instances', (ctx) => {
     } finally {
       request.destroy();
       previewRequest.destroy();
+      deepRequest.destroy();
     }
   });
 });

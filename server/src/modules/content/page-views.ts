@@ -36,6 +36,8 @@ export async function pageViews(
   pageId: string,
   /** Whether the drafts views are wanted: their `problems` are computed only then (visitors never wait on them). */
   drafts = true,
+  /** Levels of references resolved (contract §13: 0-3). */
+  depth = DEFAULT_DEPTH,
 ): Promise<PageViews> {
   const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
   rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
@@ -64,10 +66,8 @@ export async function pageViews(
     return { visitor, editor: drafts ? editor : null, preview: drafts ? editor : null, pages: new Set() };
   }
   const [published, working] = await Promise.all([
-    resolveReferences(rootsOf(visitor), DEFAULT_DEPTH, referenceTargets(db, projectId, 'published')),
-    drafts
-      ? resolveReferences(rootsOf(editor), DEFAULT_DEPTH, referenceTargets(db, projectId, 'working'))
-      : NO_PAGES,
+    resolveReferences(rootsOf(visitor), depth, referenceTargets(db, projectId, 'published')),
+    drafts ? resolveReferences(rootsOf(editor), depth, referenceTargets(db, projectId, 'working')) : NO_PAGES,
   ]);
   return {
     visitor: visitor.map((e, i) => ({ ...e, fields: published.fields[i] as Fields })),

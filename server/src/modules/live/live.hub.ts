@@ -36,7 +36,7 @@ export interface LiveOptions {
    * The page as each kind of caller sees it (the content module's pageViews); `drafts`: a stream
    * shows working copies, so the editor view (with its `problems`) is needed.
    */
-  views(projectId: string, pageId: string, drafts: boolean): Promise<PageViews>;
+  views(projectId: string, pageId: string, drafts: boolean, depth: number): Promise<PageViews>;
   heartbeatMs: number;
   maxStreamsPerProject: number;
   maxBufferBytes: number;
@@ -58,8 +58,11 @@ interface Stream {
 }
 
 interface PageWatch {
+  /** Its key in the hub: the page, and the depth its references are resolved to (watchKey). */
+  key: string;
   projectId: string;
   pageId: string;
+  depth: number;
   streams: Set<Stream>;
   loading: boolean;
   dirty: boolean;
@@ -69,6 +72,10 @@ interface PageWatch {
    */
   reads: Set<string>;
 }
+
+/** A page followed at a depth of references (contract §13: 0-3, default 1); the default is the plain page key. */
+const DEPTHS = [0, 1, 2, 3];
+const watchKey = (key: string, depth: number) => (depth === 1 ? key : `${key}\u0000${depth}`);
 
 export const RETRY_AFTER_SECONDS = 5;
 export const TOO_MANY_STREAMS = 'Too many open live streams for this project on this server.';
@@ -104,7 +111,7 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
   function remove(stream: Stream): void {
     const watch = stream.watch;
     if (!watch.streams.delete(stream)) return;
-    if (watch.streams.size === 0) watches.delete(pageKey(watch.projectId, watch.pageId));
+    if (watch.streams.size === 0) watches.delete(watch.key);
     const count = (perProject.get(stream.projectId) ?? 1) - 1;
     if (count === 0) perProject.delete(stream.projectId);
     else perProject.set(stream.projectId, count);
@@ -156,7 +163,7 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       do {
         watch.dirty = false;
         const drafts = [...watch.streams].some((s) => s.view !== 'visitor');
-        const views = await options.views(watch.projectId, watch.pageId, drafts);
+        const views = await options.views(watch.projectId, watch.pageId, drafts, watch.depth);
         watch.reads = new Set([...views.pages].map((p) => pageKey(watch.projectId, p)));
         if (!closed) fanOut(watch, views);
       } while (watch.dirty && watch.streams.size > 0 && !closed);
@@ -164,7 +171,7 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       // The change is not lost: the page is loaded again shortly and every stream converges.
       options.log.warn({ err, pageId: watch.pageId }, 'live: could not load a page; retrying');
       setTimeout(() => {
-        if (watches.get(pageKey(watch.projectId, watch.pageId)) === watch) void refresh(watch);
+        if (watches.get(watch.key) === watch) void refresh(watch);
       }, options.retryMs ?? 1000).unref();
     } finally {
       watch.loading = false;
@@ -178,10 +185,11 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       return;
     }
     if (topic !== TOPICS.page && topic !== TOPICS.draft) return;
-    const watch = watches.get(key);
-    if (watch) void refresh(watch);
+    const own = DEPTHS.map((depth) => watches.get(watchKey(key, depth))).filter((w) => w !== undefined);
+    for (const watch of own) void refresh(watch);
     // Pages whose references read an entry of the changed page (one loop over this instance's watched pages).
-    for (const other of watches.values()) if (other !== watch && other.reads.has(key)) void refresh(other);
+    for (const other of watches.values())
+      if (!own.includes(other) && other.reads.has(key)) void refresh(other);
   });
 
   return {
@@ -197,16 +205,27 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       sink: LiveSink,
       /** When the credential expires (a preview token): the stream ends then (epoch ms). */
       until?: number,
+      /** Levels of references resolved (contract §13). */
+      depth = 1,
     ): () => void {
       if (closed) throw rateLimited(RETRY_AFTER_SECONDS, 'The server is shutting down; reconnect shortly.');
       const count = perProject.get(projectId) ?? 0;
       if (count >= options.maxStreamsPerProject) {
         throw rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_STREAMS);
       }
-      const key = pageKey(projectId, pageId);
+      const key = watchKey(pageKey(projectId, pageId), depth);
       let watch = watches.get(key);
       if (!watch) {
-        watch = { projectId, pageId, streams: new Set(), loading: false, dirty: false, reads: new Set() };
+        watch = {
+          key,
+          projectId,
+          pageId,
+          depth,
+          streams: new Set(),
+          loading: false,
+          dirty: false,
+          reads: new Set(),
+        };
         watches.set(key, watch);
       }
       const stream: Stream = { projectId, view, sink, sent: new Map(), watch };

@@ -1,8 +1,12 @@
 import Type from 'typebox';
 import { Strict } from '../../http/schemas.js';
+import { ContentReadQuery } from '../content/content.schemas.js';
 import { PageId } from '../definitions/definitions.schemas.js';
 
-export const LiveQuery = Strict({ pageId: PageId }, { examples: [{ pageId: '/' }] });
+export const LiveQuery = Strict(
+  { pageId: PageId, depth: ContentReadQuery.properties.depth },
+  { examples: [{ pageId: '/' }] },
+);
 
 const streamExample = [
   ': stream open',
