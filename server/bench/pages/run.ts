@@ -128,7 +128,7 @@ async function main() {
         ['definitions', definitionPageSummaries],
       ] as const) {
         const t0 = performance.now();
-        for (let i = 0; i < 10; i++) await fn(handle.db, projectId);
+        for (let i = 0; i < 10; i++) await fn(handle.db, projectId, []);
         process.stdout.write(`${name}: ${((performance.now() - t0) / 10).toFixed(1)} ms\n`);
       }
       if (pgUrl) {
