@@ -131,6 +131,24 @@ describeEachDb('GET /v1/pages', (ctx) => {
     const third = await get(site, `limit=2&cursor=${second.body.meta.nextCursor}`);
     assert.deepEqual(ids(third), ['/p5']);
     assert.equal(third.body.meta, undefined);
+    // A cursor after the longest page id there can be (512 characters of 4 UTF-8 bytes each).
+    const longest = `/${'\u{1f600}'.repeat(511)}`;
+    await sync(ctx.app, site, longest, [TEXT]);
+    await sync(ctx.app, site, '/\uff21', [TEXT]); // after it in code units
+    const atLongest = await get(site, `limit=1&cursor=${second.body.meta.nextCursor}`);
+    assert.deepEqual(ids(atLongest), ['/p5']);
+    const afterP5 = await get(site, `limit=1&cursor=${atLongest.body.meta.nextCursor}`);
+    assert.deepEqual(ids(afterP5), [longest]);
+    const pastLongest = await get(site, `limit=1&cursor=${afterP5.body.meta.nextCursor}`);
+    assert.equal(pastLongest.status, 200, JSON.stringify(pastLongest.body));
+    assert.deepEqual(ids(pastLongest), ['/\uff21']);
+    for (const pageId of [longest, '/\uff21']) {
+      await call(ctx.app, {
+        method: 'DELETE',
+        url: `/v1/pages/${encodeURIComponent(pageId)}`,
+        headers: { ...site.key, ...bearer(site.admin.token) },
+      });
+    }
     // Exactly a limit's worth: no cursor to an empty page.
     const all = await get(site, 'limit=5');
     assert.equal(all.body.data.length, 5);

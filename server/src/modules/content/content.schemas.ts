@@ -159,7 +159,8 @@ export const PagesQuery = Strict({
   cursor: Type.Optional(
     Type.String({
       minLength: 1,
-      maxLength: 4 * LIMITS.pagePathLength,
+      // base64url of a page id's UTF-8: up to 4 bytes per character.
+      maxLength: Math.ceil((4 * LIMITS.pagePathLength * 4) / 3),
       description: "`meta.nextCursor` of the previous answer (opaque); the same `q` as that answer's.",
     }),
   ),
