@@ -2,8 +2,8 @@ import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
 import { dialectOf } from '../../src/db/dialect/index.js';
 import { entryPageSummaries } from '../../src/modules/content/content.repository.js';
-import { pageIdsOf, pageIdsQuery } from '../../src/modules/content/pages.repository.js';
-import { countPages, definitionPageSummaries } from '../../src/modules/definitions/definitions.repository.js';
+import { countPages, pageIdsOf, pageIdsQuery } from '../../src/modules/content/pages.repository.js';
+import { definitionPageSummaries } from '../../src/modules/definitions/definitions.repository.js';
 
 /**
  * The statements behind GET /v1/pages, run in this process straight on the database (no HTTP, no
@@ -44,7 +44,7 @@ export async function probeStatements(db: Db, projectId: string, queries: { name
     const text = plan.rows.map((r) => (postgres ? String(r['QUERY PLAN']) : String(r.detail))).join('\n    ');
     lines.push(`  \`${compiled.sql}\`\n    ${text}`);
   }
-  // A sync of a new page checks the page cap: it counts the project's pages (definitions' key).
+  // A sync of a new page checks the page cap under the project's lock: it counts the project's pages.
   lines.push(
     `- page cap check of a new page's sync (countPages): ${(await median(() => countPages(db, projectId))).toFixed(2)} ms`,
   );

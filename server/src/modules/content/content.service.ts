@@ -36,7 +36,7 @@ import { eventWrite } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
-import { registerPage } from './pages.repository.js';
+import { countPages, registerPage } from './pages.repository.js';
 import { createPublishedPages } from './published-pages.js';
 
 export type Fields = Record<string, unknown>;
@@ -164,6 +164,7 @@ export const entryStubs: EntryStubs = {
       })),
     );
   },
+  countPages,
   changeComponent: repo.setComponentId,
 };
 

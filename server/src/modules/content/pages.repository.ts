@@ -17,6 +17,20 @@ export async function registerPage(trx: Tx, projectId: string, pageId: string): 
     .execute();
 }
 
+/**
+ * The project's pages, for the page cap (CMS_MAX_PAGES_PER_PROJECT) a sync of a new page checks under
+ * the project's lock: a count of one key range of at most the cap's rows. Counting distinct page ids of
+ * the definitions instead read every definition (200,000 at 20,000 pages x 10): 340 ms on PostgreSQL.
+ */
+export async function countPages(db: DbOrTx, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom('contentPages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('projectId', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function removePage(trx: Tx, projectId: string, pageId: string): Promise<void> {
   await trx
     .deleteFrom('contentPages')

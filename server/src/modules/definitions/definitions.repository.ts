@@ -36,16 +36,6 @@ export async function pageHasDefinitions(db: DbOrTx, projectId: string, pageId: 
   return row !== undefined;
 }
 
-/** Distinct pages with definitions; the primary key (project_id, page_id, …) serves it. */
-export async function countPages(db: DbOrTx, projectId: string): Promise<number> {
-  const row = await db
-    .selectFrom('componentDefinitions')
-    .select((eb) => eb.fn.count<number>('pageId').distinct().as('n'))
-    .where('projectId', '=', projectId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function upsertDefinitions(db: DbOrTx, rows: DefinitionRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db

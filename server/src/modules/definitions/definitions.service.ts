@@ -51,6 +51,8 @@ export interface EntryStubs {
     components: { instanceKey: string; componentId: string }[],
     now: string,
   ): Promise<string[]>;
+  /** The project's pages (with a definition or an entry), for the page cap. */
+  countPages(trx: Tx, projectId: string): Promise<number>;
   /** Moves the entry to a changed component; `live` when it was published (visitors see the change). */
   changeComponent(
     trx: Tx,
@@ -164,7 +166,7 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         // Planned again under the lock: another sync may have written since the read above.
         const { writes, rejected } = planSync(storedRows.map(toStored), components, scope);
         const added = writes.filter((w) => w.isNew).length;
-        if (storedRows.length === 0 && (await repo.countPages(trx, projectId)) >= deps.maxPages) {
+        if (storedRows.length === 0 && (await entries.countPages(trx, projectId)) >= deps.maxPages) {
           throw limitReached(
             `This project already has ${deps.maxPages} pages, the most it can hold.`,
             deps.maxPages,
