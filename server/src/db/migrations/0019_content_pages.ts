@@ -15,7 +15,9 @@ import { dialectOf } from '../dialect/index.js';
  * the filter's scan. SQLite keeps the rows in the key's order (WITHOUT ROWID), so the range is read
  * in one pass with no lookup per row.
  *
- * Existing pages (any page id with a definition or an entry) are copied in.
+ * Existing pages (any page id with a definition or an entry) are copied in. A page first synced by an
+ * instance still running the previous build after this migration (a rolling upgrade) gets no row: it
+ * is missing from GET /v1/pages until a sync writes to it again (deleting it works as before).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
