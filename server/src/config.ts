@@ -68,7 +68,7 @@ export interface Config {
   readonly projectCreateLimitPerHour: number;
   /** Definitions syncs with the publishable key allowed per project per minute (contract §11). */
   readonly syncLimitPerMinute: number;
-  /** CMS_MAX_PAGES_PER_PROJECT: distinct pages one project may hold (contract §13; part one had 1000). */
+  /** CMS_MAX_PAGES_PER_PROJECT: pages one project may hold (contract §13; part one had 1000). */
   readonly maxPagesPerProject: number;
   /** Live streams (GET /v1/live): heartbeat interval, open streams per project per instance, unsent bytes per stream. */
   readonly liveHeartbeatMs: number;

@@ -35,7 +35,7 @@ export interface DefinitionsDeps {
   modeOf(projectId: string): Promise<SyncMode>;
   /** The shared per-project limit on publishable-key syncs (CMS_SYNC_LIMIT_PER_MINUTE). */
   limiter: WindowLimiter;
-  /** Distinct pages with definitions one project may hold (CMS_MAX_PAGES_PER_PROJECT). */
+  /** Pages one project may hold (CMS_MAX_PAGES_PER_PROJECT), counted by EntryStubs.countPages. */
   maxPages: number;
 }
 
