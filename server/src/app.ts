@@ -251,6 +251,7 @@ export async function buildApp({
   const definitions = createDefinitionsService(db, changes, entryStubs, {
     modeOf: projects.definitionSyncOf,
     limiter: syncLimit,
+    maxPages: config.maxPagesPerProject,
   });
   await app.register(definitionsRoutes(definitions), { prefix: '/v1/definitions' });
   const snapshot = createSnapshotService(changes, {

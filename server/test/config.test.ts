@@ -97,6 +97,9 @@ describe('config', () => {
     assert.equal(config.encryptionKeyPrevious?.id, config.encryptionKey?.id);
     assert.equal(loadConfig({}).encryptionKey, null);
     assert.equal(loadConfig({}).syncLimitPerMinute, 120);
+    assert.equal(loadConfig({}).maxPagesPerProject, 20_000);
+    assert.equal(loadConfig({ CMS_MAX_PAGES_PER_PROJECT: '50' }).maxPagesPerProject, 50);
+    assert.throws(() => loadConfig({ CMS_MAX_PAGES_PER_PROJECT: '0' }), ConfigError);
     const short = Buffer.alloc(16, 3).toString('base64');
     assert.throws(
       () => loadConfig({ CMS_ENCRYPTION_KEY: short, CMS_ENCRYPTION_KEY_PREVIOUS: 'nope' }),

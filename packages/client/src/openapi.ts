@@ -376,7 +376,7 @@ export type paths = {
          *
          *     Field types: `text`, `richtext`, `number`, `boolean`, `image`, `url`, `json`; anything else is 400. An instanceKey or field key sent twice in one request is 400.
          *
-         *     Limits (the publishable key is public, so they bound what a stranger can add): at most 500 components per request and 100 fields per component (400); page paths up to 512 characters, componentId, instanceKey and field keys up to 128 (400); at most 500 components on one page and 1000 pages per project, counting every sync (409 `conflict` with `details.limit`).
+         *     Limits (the publishable key is public, so they bound what a stranger can add): at most 500 components per request and 100 fields per component (400); page paths up to 512 characters, componentId, instanceKey and field keys up to 128 (400); at most 500 components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 `conflict` with `details.limit`).
          *
          *     Browsers: answers CORS for the project's `domains` (any origin while the list is empty).
          */
@@ -585,7 +585,11 @@ export type paths = {
         };
         /**
          * Pages of the project
-         * @description Every page that has a definition or an entry, ordered by `pageId` (code-unit order). Not paginated: a project holds at most its page limit. `components` counts definitions; `published` entries with a published copy; `drafts` entries whose working copy differs from their published copy or that were never published; `updatedAt` is the latest change to any of its entries or definitions. Callers: any member (session).
+         * @description Every page that has a definition or an entry, ordered by `pageId` (code-unit order). `shared` is true for a shared page (an id starting with `@`, such as `@site`: no route of the site). `components` counts definitions; `published` entries with a published copy; `drafts` entries whose working copy differs from their published copy or that were never published; `updatedAt` is the latest change to any of its entries or definitions.
+         *
+         *     `?q=` keeps the pages whose id contains the text, case-insensitively. Paginated: `?limit=` (default and max 1000) and `?cursor=` from `meta.nextCursor`, which appears while more remain; a project of at most 1000 pages answers them all at once, as before pagination. A project holds at most CMS_MAX_PAGES_PER_PROJECT pages (default 20000). A cursor that is not one of this list's is 400.
+         *
+         *     Callers: any member (session).
          */
         get: operations["listPages"];
         put?: never;
@@ -1703,6 +1707,33 @@ export type components = {
             updatedAt: string;
         };
         /**
+         * PageSummary
+         * @example {
+         *       "pageId": "/",
+         *       "shared": false,
+         *       "components": 3,
+         *       "published": 2,
+         *       "drafts": 1,
+         *       "updatedAt": "2026-11-21T09:30:00.000Z"
+         *     }
+         */
+        PageSummary: {
+            pageId: string;
+            /** @description true for a shared page (a page id starting with "@", such as "@site"): definitions and entries like any page, but no route of the site (the dashboard builds no preview URL for it). */
+            shared: boolean;
+            /** @description Definitions on the page. */
+            components: number;
+            /** @description Entries with a published copy. */
+            published: number;
+            /** @description Entries whose working copy differs from their published copy, or never published. */
+            drafts: number;
+            /**
+             * Format: date-time
+             * @description The latest change to any entry or definition of the page.
+             */
+            updatedAt: string;
+        };
+        /**
          * PreviewToken
          * @example {
          *       "token": "cms_pv_3q2-7wEvT1d0ZlG7nWcC3XqfJ9x5mYbA2kHsP8uL0rE",
@@ -2121,8 +2152,9 @@ export type components = {
         /** SyncBody */
         SyncBody: {
             /**
-             * @description A page path such as "/" (1 to 512 characters, no control characters).
+             * @description A route of the site ("/", "/blog/hello") or, starting with "@", a shared page ("@site", "@footer": definitions and entries like any page, but no route of the site). 1 to 512 characters; no "?", "#", control character or whitespace other than a space, and not an entry id ("ent_" and 26 base-32 characters). Ids without a leading "/" ("home") are accepted.
              * @example /
+             * @example @site
              */
             pageId: string;
             components: {
@@ -5907,7 +5939,17 @@ export interface operations {
     };
     listPages: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only pages whose id contains this text, compared case-insensitively ("BLOG" finds "/blog/hello"). Empty: every page.
+                 * @example blog
+                 */
+                q?: string;
+                /** @description Pages per answer (1 to 1000, default 1000). */
+                limit?: number;
+                /** @description `meta.nextCursor` of the previous answer (opaque); the same `q` as that answer's. */
+                cursor?: string;
+            };
             header?: {
                 /**
                  * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
@@ -5928,25 +5970,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            pageId: string;
-                            /** @description Definitions on the page. */
-                            components: number;
-                            /** @description Entries with a published copy. */
-                            published: number;
-                            /** @description Entries whose working copy differs from their published copy, or never published. */
-                            drafts: number;
-                            /**
-                             * Format: date-time
-                             * @description The latest change to any entry or definition of the page.
-                             */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["PageSummary"][];
                         error: null;
+                        meta?: {
+                            nextCursor: string;
+                        };
                     };
                 };
             };
-            /** @description Invalid input; nothing was written: `project_required` */
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -5957,7 +5989,7 @@ export interface operations {
                         data: null;
                         error: {
                             /** @enum {string} */
-                            code: "project_required";
+                            code: "validation_failed" | "project_required";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

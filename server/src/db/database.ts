@@ -2,7 +2,11 @@ import type { Kysely, Transaction } from 'kysely';
 import type { ActivityTable } from '../modules/activity/activity.table.js';
 import type { ApiKeyProjectsTable, ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
 import type { LoginFailuresTable, SessionsTable } from '../modules/auth/auth.table.js';
-import type { ContentEntriesTable, EntryHistoryTable } from '../modules/content/content.table.js';
+import type {
+  ContentEntriesTable,
+  ContentPagesTable,
+  EntryHistoryTable,
+} from '../modules/content/content.table.js';
 import type { ComponentDefinitionsTable } from '../modules/definitions/definitions.table.js';
 import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deploys.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
@@ -32,6 +36,7 @@ export interface Database {
   events: EventsTable;
   componentDefinitions: ComponentDefinitionsTable;
   contentEntries: ContentEntriesTable;
+  contentPages: ContentPagesTable;
   entryHistory: EntryHistoryTable;
   apiKeys: ApiKeysTable;
   apiKeyProjects: ApiKeyProjectsTable;

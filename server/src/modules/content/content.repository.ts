@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect/index.js';
+import { dialectOf, isOneOf } from '../../db/dialect/index.js';
 import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
 import { checkedRole, type SessionCheck } from '../auth/session-check.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
@@ -288,11 +288,16 @@ export interface EntryPageSummary {
 }
 
 /**
- * Per page of the project: how many entries are live, how many are drafts (working copy differs
- * from the published one, or never published) and the latest change. One grouped scan of the
- * (project_id, page_id, instance_key) index range, whatever the number of pages.
+ * Per page of `pageIds` (one page of GET /v1/pages): how many entries are live, how many are drafts
+ * (working copy differs from the published one, or never published) and the latest change. One
+ * grouped read of those pages' ranges of the (project_id, page_id, instance_key) index.
  */
-export async function entryPageSummaries(db: DbOrTx, projectId: string): Promise<EntryPageSummary[]> {
+export async function entryPageSummaries(
+  db: DbOrTx,
+  projectId: string,
+  pageIds: readonly string[],
+): Promise<EntryPageSummary[]> {
+  if (pageIds.length === 0) return [];
   const rows = await db
     .selectFrom('contentEntries')
     .select((eb) => [
@@ -313,6 +318,7 @@ export async function entryPageSummaries(db: DbOrTx, projectId: string): Promise
       eb.fn.max('updatedAt').as('updatedAt'),
     ])
     .where('projectId', '=', projectId)
+    .where(isOneOf(db, 'pageId', pageIds))
     .groupBy('pageId')
     .execute();
   // PostgreSQL's sum() is a bigint, which pg returns as a string.

@@ -109,6 +109,10 @@ export const HistoryItem = Type.Object(
 export const PageSummary = Type.Object(
   {
     pageId: Type.String(),
+    shared: Type.Boolean({
+      description:
+        'true for a shared page (a page id starting with "@", such as "@site"): definitions and entries like any page, but no route of the site (the dashboard builds no preview URL for it).',
+    }),
     components: Type.Integer({ description: 'Definitions on the page.' }),
     published: Type.Integer({ description: 'Entries with a published copy.' }),
     drafts: Type.Integer({
@@ -120,11 +124,47 @@ export const PageSummary = Type.Object(
     }),
   },
   {
+    title: 'PageSummary',
     examples: [
-      { pageId: '/', components: 3, published: 2, drafts: 1, updatedAt: '2026-11-21T09:30:00.000Z' },
+      {
+        pageId: '/',
+        shared: false,
+        components: 3,
+        published: 2,
+        drafts: 1,
+        updatedAt: '2026-11-21T09:30:00.000Z',
+      },
     ],
   },
 );
+
+/** The most pages one GET /v1/pages answers (and its default): a client of part two saw them all. */
+export const PAGES_PER_LIST = 1000;
+
+export const PagesQuery = Strict({
+  q: Type.Optional(
+    Type.String({
+      maxLength: LIMITS.pagePathLength,
+      description:
+        'Only pages whose id contains this text, compared case-insensitively ("BLOG" finds "/blog/hello"). Empty: every page.',
+      examples: ['blog'],
+    }),
+  ),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: PAGES_PER_LIST,
+    default: PAGES_PER_LIST,
+    description: `Pages per answer (1 to ${PAGES_PER_LIST}, default ${PAGES_PER_LIST}).`,
+  }),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      // base64url of a page id's UTF-8: up to 4 bytes per character.
+      maxLength: Math.ceil((4 * LIMITS.pagePathLength * 4) / 3),
+      description: "`meta.nextCursor` of the previous answer (opaque); the same `q` as that answer's.",
+    }),
+  ),
+});
 
 export const PageDeleted = Type.Object(
   {

@@ -36,6 +36,7 @@ import { eventWrite } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
+import { countPages, registerPage } from './pages.repository.js';
 import { createPublishedPages } from './published-pages.js';
 
 export type Fields = Record<string, unknown>;
@@ -142,8 +143,10 @@ function checkFields(declared: ReadonlyMap<string, string>, values: Fields, merg
  * the table, the definitions service calls these (wired in app.ts).
  */
 export const entryStubs: EntryStubs = {
-  create: (trx, page, components, now) =>
-    repo.insertStubs(
+  create: async (trx, page, components, now) => {
+    // Every sync that writes comes here: the page joins the project's list (GET /v1/pages) if new.
+    await registerPage(trx, page.projectId, page.pageId);
+    return repo.insertStubs(
       trx,
       components.map((c) => ({
         id: newId('ent'),
@@ -159,7 +162,9 @@ export const entryStubs: EntryStubs = {
         version: 1,
         publishedVersion: null,
       })),
-    ),
+    );
+  },
+  countPages,
   changeComponent: repo.setComponentId,
 };
 

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
+import { isOneOf } from '../../db/dialect/index.js';
 import type { DefinitionRow } from './definitions.table.js';
 
 export const definitionsOfPage = (db: DbOrTx, projectId: string, pageId: string): Promise<DefinitionRow[]> =>
@@ -35,16 +36,6 @@ export async function pageHasDefinitions(db: DbOrTx, projectId: string, pageId: 
   return row !== undefined;
 }
 
-/** Distinct pages with definitions; the primary key (project_id, page_id, …) serves it. */
-export async function countPages(db: DbOrTx, projectId: string): Promise<number> {
-  const row = await db
-    .selectFrom('componentDefinitions')
-    .select((eb) => eb.fn.count<number>('pageId').distinct().as('n'))
-    .where('projectId', '=', projectId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function upsertDefinitions(db: DbOrTx, rows: DefinitionRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db
@@ -66,11 +57,16 @@ export interface DefinitionPageSummary {
   updatedAt: string;
 }
 
-/** Per page of the project: its number of definitions and their latest change (one grouped scan of the primary key). */
+/**
+ * Per page of `pageIds` (one page of GET /v1/pages): its number of definitions and their latest
+ * change (one grouped read of those pages' ranges of the primary key).
+ */
 export async function definitionPageSummaries(
   db: DbOrTx,
   projectId: string,
+  pageIds: readonly string[],
 ): Promise<DefinitionPageSummary[]> {
+  if (pageIds.length === 0) return [];
   const rows = await db
     .selectFrom('componentDefinitions')
     .select((eb) => [
@@ -79,6 +75,7 @@ export async function definitionPageSummaries(
       eb.fn.max('updatedAt').as('updatedAt'),
     ])
     .where('projectId', '=', projectId)
+    .where(isOneOf(db, 'pageId', pageIds))
     .groupBy('pageId')
     .execute();
   return rows.map((r) => ({ pageId: r.pageId, components: Number(r.components), updatedAt: r.updatedAt }));

@@ -38,7 +38,7 @@ Rate limit: syncs with the publishable key (dry runs included) are limited per p
 
 Field types: \`text\`, \`richtext\`, \`number\`, \`boolean\`, \`image\`, \`url\`, \`json\`; anything else is 400. An instanceKey or field key sent twice in one request is 400.
 
-Limits (the publishable key is public, so they bound what a stranger can add): at most ${LIMITS.componentsPerSync} components per request and ${LIMITS.fieldsPerComponent} fields per component (400); page paths up to ${LIMITS.pagePathLength} characters, componentId, instanceKey and field keys up to ${LIMITS.keyLength} (400); at most ${LIMITS.componentsPerPage} components on one page and ${LIMITS.pagesPerProject} pages per project, counting every sync (409 \`conflict\` with \`details.limit\`).
+Limits (the publishable key is public, so they bound what a stranger can add): at most ${LIMITS.componentsPerSync} components per request and ${LIMITS.fieldsPerComponent} fields per component (400); page paths up to ${LIMITS.pagePathLength} characters, componentId, instanceKey and field keys up to ${LIMITS.keyLength} (400); at most ${LIMITS.componentsPerPage} components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 \`conflict\` with \`details.limit\`).
 
 Browsers: answers CORS for the project's \`domains\` (any origin while the list is empty).`;
 

@@ -3,6 +3,7 @@ import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../d
 import { lockRow } from '../../db/dialect/index.js';
 import { byCodeUnits } from '../../shared/canonical.js';
 import { AppError, type FieldProblem, forbidden, validationFailed } from '../../shared/errors.js';
+import { pageIdProblem } from '../../shared/page-ids.js';
 import type { ActivityActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
 import { actorLabel } from '../activity/activity.describe.js';
@@ -34,6 +35,8 @@ export interface DefinitionsDeps {
   modeOf(projectId: string): Promise<SyncMode>;
   /** The shared per-project limit on publishable-key syncs (CMS_SYNC_LIMIT_PER_MINUTE). */
   limiter: WindowLimiter;
+  /** Pages one project may hold (CMS_MAX_PAGES_PER_PROJECT), counted by EntryStubs.countPages. */
+  maxPages: number;
 }
 
 /**
@@ -48,6 +51,8 @@ export interface EntryStubs {
     components: { instanceKey: string; componentId: string }[],
     now: string,
   ): Promise<string[]>;
+  /** The project's pages (with a definition or an entry), for the page cap. */
+  countPages(trx: Tx, projectId: string): Promise<number>;
   /** Moves the entry to a changed component; `live` when it was published (visitors see the change). */
   changeComponent(
     trx: Tx,
@@ -78,6 +83,12 @@ export const pageDefinitions = {
 };
 
 const limitReached = (message: string, limit: number) => new AppError('conflict', 409, message, { limit });
+
+/** A page id a sync may register (contract §15, §17); pages stored before the rules are still read. */
+function checkPageId(pageId: string): void {
+  const problem = pageIdProblem(pageId);
+  if (problem) throw validationFailed(`The page id ${problem}.`, [{ path: 'body.pageId', message: problem }]);
+}
 
 /** Duplicates inside one request are the caller's mistake: say which. */
 function checkDuplicates(components: ComponentInput[]): void {
@@ -133,6 +144,7 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
      */
     async sync(projectId: string, request: SyncRequest) {
       const { pageId, components } = request;
+      checkPageId(pageId);
       checkDuplicates(components);
       const scope = await scopeFor(projectId, request.actor.type === 'site' ? 'site' : 'member');
       const plan = planSync(
@@ -154,10 +166,10 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         // Planned again under the lock: another sync may have written since the read above.
         const { writes, rejected } = planSync(storedRows.map(toStored), components, scope);
         const added = writes.filter((w) => w.isNew).length;
-        if (storedRows.length === 0 && (await repo.countPages(trx, projectId)) >= LIMITS.pagesPerProject) {
+        if (storedRows.length === 0 && (await entries.countPages(trx, projectId)) >= deps.maxPages) {
           throw limitReached(
-            `This project already has ${LIMITS.pagesPerProject} pages, the most it can hold.`,
-            LIMITS.pagesPerProject,
+            `This project already has ${deps.maxPages} pages, the most it can hold.`,
+            deps.maxPages,
           );
         }
         if (storedRows.length + added > LIMITS.componentsPerPage) {
