@@ -6,6 +6,7 @@ import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
+import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { notFound, preconditionFailed } from '../../shared/errors.js';
 import { LIMITS } from '../definitions/limits.js';
 import {
@@ -50,12 +51,19 @@ Visitors (publishable or secret key) get only entries with a published copy, sho
 
 A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x-cms-key\`) adds drafts: every entry with its working fields; \`status\` is "published" only while the working copy equals the published copy. A preview token (\`x-cms-preview\`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are \`Cache-Control: private, no-store\`.
 
+A page id with the form of an entry id (\`ent_\` and 26 base-32 characters) is 400 \`validation_failed\` naming \`GET /v1/entries/:entryId\`, which reads one entry.
+
 ${CORS_NOTE}`,
           params: PageParams,
-          response: { 200: Envelope(Type.Array(Entry)), 304: NotModified, ...errors(400, 401, 403) },
+          response: {
+            200: Envelope(Type.Array(Entry)),
+            304: NotModified,
+            ...errors(entryIdAsPageId(), 401, 403),
+          },
         },
       },
       async (request, reply) => {
+        refuseEntryIdAsPageId(request.params.pageId);
         const projectId = projectIdOf(request);
         if (seesWorkingCopies(request.auth)) {
           reply.header('cache-control', 'private, no-store');

@@ -471,6 +471,13 @@ export function createContentService(
     peekPage: pages.peek,
     cacheCounts: pages.cacheCounts,
 
+    /** One entry as a member's session (or a preview token) sees it on its page: the working copy. */
+    async entryForEditor(projectId: string, entryId: string): Promise<Entry> {
+      const row = await repo.findEntry(db, projectId, entryId);
+      if (!row) throw notFound('Entry');
+      return toEntry(row);
+    },
+
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
       const rows = await repo.entriesOfPage(db, projectId, pageId);
       return rows.map(toEntry).sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
