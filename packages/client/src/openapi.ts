@@ -254,7 +254,7 @@ export type paths = {
         };
         /**
          * An entry's publish audit trail
-         * @description Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.
+         * @description Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down), and (`action: "saved"`) each working copy a restore replaced while no record held it. Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.
          */
         get: operations["listEntryHistory"];
         put?: never;
@@ -277,6 +277,8 @@ export type paths = {
         /**
          * Restore a version from the history into the working copy
          * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+         *
+         *     A restore loses nothing: when the working copy it replaces equals no record of the entry's history (an unpublished draft), that working copy is first recorded as a history row with `action: "saved"` (the restoring caller as `actor`), so restoring it back is one more restore. Restoring the version the working copy already holds changes nothing.
          *
          *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.
          */
@@ -1552,7 +1554,8 @@ export type components = {
         HistoryItem: {
             id: string;
             entryId: string;
-            action: "publish" | "unpublish";
+            /** @description `publish` and `unpublish` record those changes; `saved` is a working copy that a restore replaced while no other record held it (its `actor` is the one who restored). */
+            action: "publish" | "unpublish" | "saved";
             fields: {
                 [key: string]: unknown;
             };

@@ -162,7 +162,7 @@ ${IF_MATCH_NOTE}`,
           operationId: 'listEntryHistory',
           summary: "An entry's publish audit trail",
           description:
-            'Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.',
+            'Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down), and (`action: "saved"`) each working copy a restore replaced while no record held it. Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.',
           params: EntryParams,
           querystring: PageQuery,
           response: { 200: PageEnvelope(HistoryItem), ...errors(400, notFound('Entry')) },
@@ -184,6 +184,8 @@ ${IF_MATCH_NOTE}`,
           operationId: 'restoreEntryVersion',
           summary: 'Restore a version from the history into the working copy',
           description: `The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+
+A restore loses nothing: when the working copy it replaces equals no record of the entry's history (an unpublished draft), that working copy is first recorded as a history row with \`action: "saved"\` (the restoring caller as \`actor\`), so restoring it back is one more restore. Restoring the version the working copy already holds changes nothing.
 
 ${IF_MATCH_NOTE}`,
           params: HistoryParams,
