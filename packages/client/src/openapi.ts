@@ -205,6 +205,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password
+         * @description `currentPassword` must be the account's password: a wrong one is 401 `invalid_credentials` and counts as a failed sign-in for the login limit (10 failures in 15 minutes for one client address and email, then 429 with Retry-After). `newPassword`: 8 to 256 characters. Success ends every other session of the account (the presented one stays valid), records `user.password_changed` in each of its projects, and answers `{ changed: true }`.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/refresh": {
         parameters: {
             query?: never;
@@ -1032,7 +1052,7 @@ export type components = {
              * @description What was done (contract §8).
              * @enum {string}
              */
-            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
             target: {
                 /** @description `project`, `user`, `apiKey`, `webhook`, `page`, `entry`, `object`, `media` or `schedule`. */
                 type: string;
@@ -1106,6 +1126,12 @@ export type components = {
         BulkPublishResult: {
             pageId: string;
             published: string[];
+        };
+        /** ChangePasswordBody */
+        ChangePasswordBody: {
+            currentPassword: string;
+            /** @example correct horse battery */
+            newPassword: string;
         };
         /** CreateApiKeyBody */
         CreateApiKeyBody: {
@@ -1726,6 +1752,16 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        /**
+         * PasswordChanged
+         * @example {
+         *       "changed": true
+         *     }
+         */
+        PasswordChanged: {
+            /** @enum {boolean} */
+            changed: true;
         };
         /**
          * PreviewToken
@@ -2671,7 +2707,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description What was done (contract §8). */
-                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
                 /** @description Only records about this resource. */
                 targetId?: string;
                 /** @description Only records by this user or API key (a member's id also finds the scheduled work done on their behalf). */
@@ -3428,6 +3464,170 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery",
+                 *       "newPassword": "a longer passphrase still"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordChanged"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `invalid_credentials`, `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_credentials" | "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

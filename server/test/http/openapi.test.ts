@@ -27,6 +27,7 @@ type Document = {
 const OPERATION_IDS = [
   'bulkPublishPage',
   'cancelSchedule',
+  'changePassword',
   'createApiKey',
   'createPreviewToken',
   'createProject',

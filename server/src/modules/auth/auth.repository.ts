@@ -29,6 +29,18 @@ export async function deleteSession(db: DbOrTx, tokenHash: string): Promise<numb
   return Number(result.numDeletedRows);
 }
 
+/** Ends every session of the account but `keepTokenHash` (when given); returns how many ended. */
+export async function deleteSessionsOfAccount(
+  db: DbOrTx,
+  accountId: string,
+  keepTokenHash?: string,
+): Promise<number> {
+  let query = db.deleteFrom('sessions').where('accountId', '=', accountId);
+  if (keepTokenHash !== undefined) query = query.where('tokenHash', '<>', keepTokenHash);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function deleteExpiredSessions(db: DbOrTx, accountId: string, now: string): Promise<void> {
   await db.deleteFrom('sessions').where('accountId', '=', accountId).where('expiresAt', '<=', now).execute();
 }

@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
 import { Envelope, errors } from '../../http/schemas.js';
 import { invalidCredentials, rateLimited } from '../../shared/errors.js';
-import { LoginBody, LoginResponse, LogoutResponse, Me, Session } from './auth.schemas.js';
+import {
+  ChangePasswordBody,
+  LoginBody,
+  LoginResponse,
+  LogoutResponse,
+  Me,
+  PasswordChanged,
+  Session,
+} from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 
 const tags = ['Auth'];
@@ -32,6 +40,34 @@ export const authRoutes =
         },
       },
       async (request) => ({ data: await auth.login(request.body, request.ip), error: null }),
+    );
+
+    app.post(
+      '/password',
+      {
+        config: { access: access.signedIn },
+        schema: {
+          tags,
+          operationId: 'changePassword',
+          summary: 'Change your own password',
+          description:
+            "`currentPassword` must be the account's password: a wrong one is 401 `invalid_credentials` and counts as a failed sign-in for the login limit (10 failures in 15 minutes for one client address and email, then 429 with Retry-After). `newPassword`: 8 to 256 characters. Success ends every other session of the account (the presented one stays valid), records `user.password_changed` in each of its projects, and answers `{ changed: true }`.",
+          body: ChangePasswordBody,
+          response: {
+            200: Envelope(PasswordChanged),
+            ...errors(
+              400,
+              401,
+              invalidCredentials(),
+              rateLimited(900, 'Too many failed sign-in attempts. Try again later.'),
+            ),
+          },
+        },
+      },
+      async (request) => ({
+        data: await auth.changePassword(request.auth.session!, request.body, request.ip),
+        error: null,
+      }),
     );
 
     app.post(

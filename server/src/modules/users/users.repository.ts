@@ -30,6 +30,15 @@ export async function updateAccountName(db: DbOrTx, id: string, name: string, no
   await db.updateTable('accounts').set({ name, updatedAt: now }).where('id', '=', id).execute();
 }
 
+export async function setAccountPassword(
+  db: DbOrTx,
+  id: string,
+  passwordHash: string,
+  now: string,
+): Promise<void> {
+  await db.updateTable('accounts').set({ passwordHash, updatedAt: now }).where('id', '=', id).execute();
+}
+
 export async function insertMembership(
   db: DbOrTx,
   m: { projectId: string; accountId: string; role: Role; now: string },
