@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
 import { Envelope, errors } from '../../http/schemas.js';
-import { invalidCredentials, rateLimited } from '../../shared/errors.js';
+import { forbidden, invalidCredentials, rateLimited, unauthorized } from '../../shared/errors.js';
+import { NOT_EVERY_PROJECT } from '../users/users.service.js';
 import {
   ChangePasswordBody,
   LoginBody,
@@ -10,6 +11,7 @@ import {
   Me,
   PasswordChanged,
   Session,
+  SetPasswordBody,
 } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 
@@ -68,6 +70,32 @@ export const authRoutes =
         data: await auth.changePassword(request.auth.session!, request.body, request.ip),
         error: null,
       }),
+    );
+
+    app.post(
+      '/set-password',
+      {
+        config: { access: access.anyone },
+        schema: {
+          tags,
+          operationId: 'setPassword',
+          summary: 'Set a password with a set-password link',
+          description:
+            "No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours), unknown, or issued before its account joined another project is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403.",
+          body: SetPasswordBody,
+          response: {
+            200: Envelope(LoginResponse),
+            ...errors(
+              400,
+              unauthorized(
+                'This set-password link is unknown, already used or expired. Ask an admin for a new one.',
+              ),
+              forbidden(`${NOT_EVERY_PROJECT} Whoever issued this one no longer does: ask for a new link.`),
+            ),
+          },
+        },
+      },
+      async (request) => ({ data: await auth.setPassword(request.body), error: null }),
     );
 
     app.post(

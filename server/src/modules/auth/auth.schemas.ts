@@ -57,3 +57,18 @@ export const PasswordChanged = Type.Object(
   { changed: Type.Literal(true) },
   { title: 'PasswordChanged', examples: [{ changed: true }] },
 );
+
+export const SetPasswordBody = Strict(
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'The `setPasswordToken` an admin handed over (`cms_sp_…`).',
+    }),
+    password: Password,
+  },
+  {
+    title: 'SetPasswordBody',
+    examples: [{ token: 'cms_sp_kq3Xw9…43 characters…', password: 'a long passphrase' }],
+  },
+);

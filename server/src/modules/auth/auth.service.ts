@@ -9,6 +9,7 @@ import * as projects from '../projects/projects.repository.js';
 import * as users from '../users/users.repository.js';
 import * as repo from './auth.repository.js';
 import type { LoginLimiter } from './login-limit.js';
+import { consumeSetPasswordLink, usableSetPasswordLink } from './set-password.js';
 
 export interface Me {
   id: string;
@@ -125,6 +126,38 @@ export function createAuthService(
       });
       await hooks.onPasswordChanged(account.id);
       return { changed: true };
+    },
+
+    /**
+     * A set-password link used (contract §15): sets the password, ends every session of the account,
+     * consumes the link and signs in, answering as login does. The link is checked before the slow
+     * hash (an unknown token costs one indexed read) and again in the transaction that consumes it.
+     */
+    async setPassword(input: { token: string; password: string }) {
+      await usableSetPasswordLink(db, input.token, isoNow());
+      const passwordHash = await hashPassword(input.password);
+      const accountId = await db.transaction().execute(async (trx) => {
+        const link = await usableSetPasswordLink(trx, input.token, isoNow());
+        await consumeSetPasswordLink(trx, link);
+        const account = await users.findAccountById(trx, link.accountId);
+        if (!account) throw notFound('Account');
+        await users.setAccountPassword(trx, account.id, passwordHash, isoNow());
+        await repo.deleteSessionsOfAccount(trx, account.id);
+        await recordActivity(
+          trx,
+          await users.projectIdsOfAccount(trx, account.id),
+          { type: 'user', id: account.id, email: account.email },
+          {
+            action: 'user.password_changed',
+            target: { type: 'user', id: account.id },
+            summary: `${account.email} set their password with a set-password link; their other sessions were ended.`,
+          },
+        );
+        return account.id;
+      });
+      await hooks.onPasswordChanged(accountId);
+      const session = await issue(accountId);
+      return { user: await me(accountId), ...session };
     },
 
     async logout(session: SessionPrincipal): Promise<void> {
