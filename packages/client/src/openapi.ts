@@ -205,6 +205,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password
+         * @description `currentPassword` must be the account's password: a wrong one is 401 `invalid_credentials` and counts as a failed sign-in for the login limit (10 failures in 15 minutes for one client address and email, then 429 with Retry-After). `newPassword`: 8 to 256 characters. Success ends every other session of the account (the presented one stays valid), records `user.password_changed` in each of its projects, and answers `{ changed: true }`.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/refresh": {
         parameters: {
             query?: never;
@@ -219,6 +239,26 @@ export type paths = {
          * @description Returns a new token with a fresh lifetime; the presented token stops working at once.
          */
         post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/set-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with a set-password link
+         * @description No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours), unknown, or issued before its account joined another project is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403.
+         */
+        post: operations["setPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -254,7 +294,7 @@ export type paths = {
         };
         /**
          * An entry's publish audit trail
-         * @description Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.
+         * @description Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down), and (`action: "saved"`) each working copy a restore replaced while no record held it. Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.
          */
         get: operations["listEntryHistory"];
         put?: never;
@@ -277,6 +317,8 @@ export type paths = {
         /**
          * Restore a version from the history into the working copy
          * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+         *
+         *     A restore loses nothing: when the working copy it replaces equals no record of the entry's history (an unpublished draft), that working copy is first recorded as a history row with `action: "saved"` (the restoring caller as `actor`), so restoring it back is one more restore. Restoring the version the working copy already holds changes nothing.
          *
          *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.
          */
@@ -318,11 +360,13 @@ export type paths = {
         };
         /**
          * Entries of a page
-         * @description The page path is URL-encoded ("/" becomes %2F). Entries are ordered by instanceKey (code-unit order).
+         * @description The page path is URL-encoded ("/" becomes %2F). Entries are in page order: the order in which the site's syncs sent their components (`POST /v1/definitions/sync` says how partial syncs place them); components from before page order was kept, and ties, in instanceKey code-unit order.
          *
          *     Visitors (publishable or secret key) get only entries with a published copy, showing the published fields (an edited entry keeps showing its old fields until republished), with `status: "published"` and `updatedAt` = `publishedAt`. An unknown page is an empty list. Visitor responses carry `ETag` and `Cache-Control: no-cache`; `If-None-Match` answers 304.
          *
          *     A member's session sent with the key (`Authorization: Bearer <token>` plus `x-cms-key`) adds drafts: every entry with its working fields; `status` is "published" only while the working copy equals the published copy. A preview token (`x-cms-preview`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are `Cache-Control: private, no-store`.
+         *
+         *     A page id with the form of an entry id (`ent_` and 26 base-32 characters) is 400 `validation_failed` naming `GET /v1/entries/:entryId`, which reads one entry.
          *
          *     Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).
          */
@@ -370,6 +414,8 @@ export type paths = {
          *     - `open`: the sent definitions replace the stored ones (development).
          *     A member's session (Authorization: Bearer, editor or admin; it counts when sent beside the key too) or a `write` secret key (the project chosen as for objects save: x-cms-project-id, or the key's only site) may always change everything; a `read` secret key is 403. A changed `componentId` reaches the entry, published copy included; a changed field type applies to the next save of the entry.
          *
+         *     Page order: `components` is the order the site renders them. Reads of the page (`GET /v1/content/:pageId` and `GET /v1/definitions/:pageId`, for visitors, editors and live streams) list its components in that order. A sync that lists part of the page orders what it lists among the places those components hold and moves nothing it leaves out; a new component goes right after the one sent before it (or, first in the sync, right before the first listed component the page already has; a sync of new components only appends them). A change of order alone is a write (any caller the sync accepts, the publishable key in `additive` mode included); the same order is not.
+         *
          *     `?dryRun=true` (same credentials) answers `{ pageId, created, changed: [{ instanceKey, from, to }], rejected }` and writes nothing.
          *
          *     Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
@@ -396,9 +442,29 @@ export type paths = {
         };
         /**
          * Component definitions of a page (for the dashboard)
-         * @description The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list.
+         * @description The page path is URL-encoded ("/" becomes %2F). In page order (the order syncs sent the components; see POST /v1/definitions/sync), then instanceKey; an unknown page gives an empty list. A page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId`.
          */
         get: operations["listDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entries/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One entry, as an editor reads it
+         * @description The entry exactly as `GET /v1/content/:pageId` shows it to the same caller: its working fields, with `status` "published" only while they equal the published copy. Callers: a member's session (any role) plus the project's `x-cms-key`, or a preview token (`x-cms-preview`) beside the key. An id that is not an entry of the key's project is 404. Answers are `Cache-Control: private, no-store`.
+         */
+        get: operations["getEntry"];
         put?: never;
         post?: never;
         delete?: never;
@@ -612,7 +678,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a page
-         * @description The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
+         * @description The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404; a page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId` (delete an entry with `DELETE /v1/content/:entryId`). If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
          *
          *     Callers: a project admin's session plus the project's `x-cms-key`.
          */
@@ -806,7 +872,10 @@ export type paths = {
         /** List the members of the project */
         get: operations["listUsers"];
         put?: never;
-        /** Add a user to the project */
+        /**
+         * Add a user to the project
+         * @description An email that already has an account adds a membership (its password is left alone, and no set-password link is ever issued for it). A new account takes `password`, or, without one, is created unable to sign in and the answer carries `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours): the invitee sets a password with POST /v1/auth/set-password. The link is void if the account joins another project before it is used. Activity: `user.added`, and `user.password_reset_issued` when a link was issued (never with the token).
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -830,6 +899,26 @@ export type paths = {
         head?: never;
         /** Change a member's name or role */
         patch: operations["patchUser"];
+        trace?: never;
+    };
+    "/v1/users/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a set-password link for a member
+         * @description A project admin's session. Answers `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours) for a member of the project, to hand over: POST /v1/auth/set-password with it sets the account's password and ends its sessions. Issuing ends none of them, and voids the account's older link. Only an admin of every project the account belongs to may issue one (403 otherwise: an admin of one site cannot take over an account that also belongs to another); the right is checked again when the link is used. Activity: `user.password_reset_issued` in every project of the account, never with the token.
+         */
+        post: operations["issuePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/webhooks": {
@@ -1012,7 +1101,7 @@ export type components = {
              * @description What was done (contract §8).
              * @enum {string}
              */
-            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
             target: {
                 /** @description `project`, `user`, `apiKey`, `webhook`, `page`, `entry`, `object`, `media` or `schedule`. */
                 type: string;
@@ -1087,6 +1176,12 @@ export type components = {
             pageId: string;
             published: string[];
         };
+        /** ChangePasswordBody */
+        ChangePasswordBody: {
+            currentPassword: string;
+            /** @example correct horse battery */
+            newPassword: string;
+        };
         /** CreateApiKeyBody */
         CreateApiKeyBody: {
             name: string;
@@ -1137,7 +1232,7 @@ export type components = {
         };
         /**
          * CreateUserBody
-         * @description An email that already has an account is added to the project; its password is left as it is.
+         * @description An email that already has an account is added to the project; its password is left as it is. Without `password`, a new account is created without one and the answer carries a set-password link to hand over.
          */
         CreateUserBody: {
             /**
@@ -1149,7 +1244,7 @@ export type components = {
             /** @example editor */
             role: "admin" | "editor";
             /** @example correct horse battery */
-            password: string;
+            password?: string;
         };
         /** CreateWebhookBody */
         CreateWebhookBody: {
@@ -1229,6 +1324,39 @@ export type components = {
                 /** @enum {string} */
                 role: "admin";
             };
+        };
+        /**
+         * CreatedUser
+         * @description The member; with `setPasswordToken` and `setPasswordExpiresAt` only when a new account was created without a password.
+         * @example {
+         *       "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "email": "grace@example.com",
+         *       "name": "Grace Hopper",
+         *       "role": "editor",
+         *       "createdAt": "2026-11-21T09:30:00.000Z",
+         *       "setPasswordToken": "cms_sp_kq3Xw9…43 characters…",
+         *       "setPasswordExpiresAt": "2026-11-24T09:30:00.000Z"
+         *     }
+         */
+        CreatedUser: {
+            /** @example usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2 */
+            id: string;
+            email: string;
+            name: string;
+            /** @example editor */
+            role: "admin" | "editor";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description Shown once: hand it to the account's owner, who sends it to POST /v1/auth/set-password (the dashboard builds a link from it). Only its hash is stored. */
+            setPasswordToken?: string;
+            /**
+             * Format: date-time
+             * @description 72 hours after it was issued.
+             */
+            setPasswordExpiresAt?: string;
         };
         /**
          * Definition
@@ -1534,7 +1662,8 @@ export type components = {
         HistoryItem: {
             id: string;
             entryId: string;
-            action: "publish" | "unpublish";
+            /** @description `publish` and `unpublish` record those changes; `saved` is a working copy that a restore replaced while no other record held it (its `actor` is the one who restored). */
+            action: "publish" | "unpublish" | "saved";
             fields: {
                 [key: string]: unknown;
             };
@@ -1732,6 +1861,16 @@ export type components = {
              * @description The latest change to any entry or definition of the page.
              */
             updatedAt: string;
+        };
+        /**
+         * PasswordChanged
+         * @example {
+         *       "changed": true
+         *     }
+         */
+        PasswordChanged: {
+            /** @enum {boolean} */
+            changed: true;
         };
         /**
          * PreviewToken
@@ -2026,6 +2165,29 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             expiresAt: string;
+        };
+        /** SetPasswordBody */
+        SetPasswordBody: {
+            /** @description The `setPasswordToken` an admin handed over (`cms_sp_…`). */
+            token: string;
+            /** @example correct horse battery */
+            password: string;
+        };
+        /**
+         * SetPasswordLink
+         * @example {
+         *       "setPasswordToken": "cms_sp_kq3Xw9…43 characters…",
+         *       "setPasswordExpiresAt": "2026-11-24T09:30:00.000Z"
+         *     }
+         */
+        SetPasswordLink: {
+            /** @description Shown once: hand it to the account's owner, who sends it to POST /v1/auth/set-password (the dashboard builds a link from it). Only its hash is stored. */
+            setPasswordToken: string;
+            /**
+             * Format: date-time
+             * @description 72 hours after it was issued.
+             */
+            setPasswordExpiresAt: string;
         };
         /**
          * SiteActor
@@ -2678,7 +2840,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description What was done (contract §8). */
-                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
                 /** @description Only records about this resource. */
                 targetId?: string;
                 /** @description Only records by this user or API key (a member's id also finds the scheduled work done on their behalf). */
@@ -3474,6 +3636,170 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery",
+                 *       "newPassword": "a longer passphrase still"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordChanged"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `invalid_credentials`, `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_credentials" | "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     refreshSession: {
         parameters: {
             query?: never;
@@ -3524,6 +3850,153 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    setPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "cms_sp_kq3Xw9…43 characters…",
+                 *       "password": "a long passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoginResult"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -4894,6 +5367,135 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    getEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Entry"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -7778,17 +8380,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description An email that already has an account is added to the project; its password is left as it is. */
+        /** @description An email that already has an account is added to the project; its password is left as it is. Without `password`, a new account is created without one and the answer carries a set-password link to hand over. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "grace@example.com",
-                 *       "name": "Grace Hopper",
-                 *       "role": "editor",
-                 *       "password": "a long passphrase"
-                 *     }
-                 */
                 "application/json": components["schemas"]["CreateUserBody"];
             };
         };
@@ -7801,7 +8395,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["User"];
+                        data: components["schemas"]["CreatedUser"];
                         error: null;
                     };
                 };
@@ -8229,6 +8823,135 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    issuePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SetPasswordLink"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

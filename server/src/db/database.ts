@@ -1,7 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ActivityTable } from '../modules/activity/activity.table.js';
 import type { ApiKeyProjectsTable, ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
-import type { LoginFailuresTable, SessionsTable } from '../modules/auth/auth.table.js';
+import type {
+  LoginFailuresTable,
+  SessionsTable,
+  SetPasswordTokensTable,
+} from '../modules/auth/auth.table.js';
 import type {
   ContentEntriesTable,
   ContentPagesTable,
@@ -29,6 +33,7 @@ export interface Database {
   accounts: AccountsTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;
+  setPasswordTokens: SetPasswordTokensTable;
   previewTokens: PreviewTokensTable;
   activity: ActivityTable;
   loginFailures: LoginFailuresTable;
