@@ -2,6 +2,7 @@ import type { Db } from '../../src/db/database.js';
 import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
 import type { EntryRow } from '../../src/modules/content/content.table.js';
 import type { DefinitionRow } from '../../src/modules/definitions/definitions.table.js';
+import { endProjectPreviewTokens } from '../../src/modules/preview/preview.service.js';
 import { createProjectsService } from '../../src/modules/projects/projects.service.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
@@ -24,6 +25,7 @@ export async function seedProject(db: Db, name: string, pages: number, perPage: 
   const projects = createProjectsService(db, createInProcessChangeBus(), {
     allowPrivate: false,
     secrets: createSecretBox(EncryptionKey.generate()),
+    endPreviewTokens: endProjectPreviewTokens,
   });
   const { project } = await projects.create({
     name,

@@ -39,6 +39,7 @@ const OPERATION_IDS = [
   'deletePage',
   'deleteUser',
   'deleteWebhook',
+  'endPreviewTokens',
   'getHealth',
   'getMe',
   'getProject',
