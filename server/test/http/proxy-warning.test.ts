@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, it } from 'node:test';
 import { UNTRUSTED_FORWARDING } from '../../src/http/proxy-warning.js';
 import { describeEachDb } from '../helpers/app.js';
+import { captureLog } from '../helpers/log-capture.js';
 
-const lines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(chunk.toString());
-    done();
-  },
-});
+const { lines, stream: logStream } = captureLog();
 
 // Contract §16: behind a proxy without CMS_TRUST_PROXY every client shares one address; the server
 // says so once, so the operator learns it before a locked-out sign-in does.

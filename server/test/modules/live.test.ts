@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -19,15 +18,10 @@ import {
   visitorEntries,
 } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { type LiveClient, openLive } from '../helpers/sse.js';
 
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(chunk.toString());
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = captureLog();
 
 const MAX_STREAMS = 5;
 const PER_CLIENT = 3;

@@ -280,11 +280,6 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       return open;
     },
 
-    /** Open streams of one project from one client address on this instance (tests). */
-    streamsOf(projectId: string, client: string): number {
-      return perClient.get(`${projectId} ${client}`) ?? 0;
-    },
-
     /** Ends every stream cleanly (app shutdown), so closing the server does not wait on them. */
     async close(): Promise<void> {
       closed = true;
