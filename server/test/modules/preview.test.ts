@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
+import { transactionWithChanges } from '../../src/db/dialect/change-bus.js';
 import type { JobContext } from '../../src/jobs/types.js';
 import { prunePreviewTokens } from '../../src/modules/preview/preview.jobs.js';
+import { endPreviewTokensOf } from '../../src/modules/preview/preview.service.js';
 import { sha256Hex } from '../../src/shared/secrets.js';
 import { describeEachDb } from '../helpers/app.js';
 import { heroEntry, newSite, pageUrl, patchEntry, type Site } from '../helpers/content.js';
@@ -373,6 +375,30 @@ describeEachDb('preview tokens', (ctx) => {
     const key = { 'x-cms-key': rotated.body.data.apiKey as string };
     for (const token of tokens) assert.equal((await readWith(site, token, key)).status, 401);
     assert.equal((await readWith(other, elsewhere)).status, 200);
+  });
+
+  it("endPreviewTokensOf without a project ends the account's tokens in every project (a password change)", async () => {
+    const { site } = await editedSite();
+    const token = await tokenOf(site);
+    // The same editor, a member of a second project too.
+    const other = await newSite(ctx.app);
+    const added = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/users',
+      headers: { ...bearer(other.admin.token), 'x-cms-project-id': other.project.id },
+      payload: { email: site.editor.email, role: 'editor', password: site.editor.password },
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const there = await createToken(other, {}, { ...other.key, ...bearer(site.editor.token) });
+    assert.equal(there.status, 201);
+    const bystander = await tokenOf(other); // another member's, untouched
+    const ended = await transactionWithChanges(ctx.db, ctx.app.changes, (trx, changed) =>
+      endPreviewTokensOf(trx, changed, site.editor.id),
+    );
+    assert.equal(ended, 2);
+    assert.equal((await readWith(site, token)).status, 401);
+    assert.equal((await readWith(other, there.body.data.token)).status, 401);
+    assert.equal((await readWith(other, bystander)).status, 200);
   });
 
   it('the worker prunes expired tokens and keeps live ones', async () => {
