@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
-import { type ChangeBus, createChangeBus } from './db/dialect/change-bus.js';
+import { type ChangeBus, createChangeBus, transactionWithChanges } from './db/dialect/change-bus.js';
 import { migrationsApplied } from './db/migrate.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
@@ -13,6 +13,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/fr
 import { createLazySchemas, lazySerializerFactory } from './http/lazy-schemas.js';
 import { installAccessLog, type LogSink, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
+import { untrustedForwardingWarning } from './http/proxy-warning.js';
 import { requestId } from './http/request-id.js';
 import { installRequestMetrics, RequestSeries } from './http/request-metrics.js';
 import { installValidation } from './http/validation.js';
@@ -55,7 +56,11 @@ import { objectsRoutes } from './modules/objects/objects.routes.js';
 import { createObjectsService } from './modules/objects/objects.service.js';
 import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
 import { previewRoutes } from './modules/preview/preview.routes.js';
-import { createPreviewService } from './modules/preview/preview.service.js';
+import {
+  createPreviewService,
+  endPreviewTokensOf,
+  endProjectPreviewTokens,
+} from './modules/preview/preview.service.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createSiteCache } from './modules/projects/site-cache.js';
@@ -118,6 +123,8 @@ export async function buildApp({
   // Cached visitor reads are answered before Fastify sees them (src/http/fast-reads.ts); the fast
   // path needs the caches built below, so the server starts with one that declines.
   let fastRead: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
+  // Set once the logger exists (below); the server's handler calls it for every request.
+  let checkForwarding: (req: IncomingMessage) => void = () => {};
   const schemas = createLazySchemas();
   const app = Fastify({
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory(schemas) } },
@@ -129,6 +136,7 @@ export async function buildApp({
       const server = createServer(
         { connectionsCheckingInterval: Math.min(config.headersTimeoutMs / 2, 5_000) },
         (req, res) => {
+          checkForwarding(req);
           if (!fastRead(req, res)) handler(req, res);
         },
       );
@@ -166,6 +174,7 @@ export async function buildApp({
     done(unavailable(1, 'This server is shutting down. Try again.'));
   });
   const accessLog = installAccessLog(app, logging);
+  checkForwarding = untrustedForwardingWarning(config.trustProxy, app.log);
   // Before any route is registered: each route gets its own recording hook (src/http/request-metrics.ts).
   const requests = new RequestSeries();
   const unmatched = installRequestMetrics(app, requests);
@@ -204,20 +213,31 @@ export async function buildApp({
       app.log.warn({ err }, 'secrets: could not seal stored secrets at start');
     }
   });
+  // A preview token ends with its creator's access and with the key (contract §16): the projects and
+  // users modules end them in the same transaction as the change, through the preview module.
   const projects = createProjectsService(db, changes, {
     allowPrivate: config.allowPrivateHookTargets,
     secrets,
+    endPreviewTokens: endProjectPreviewTokens,
   });
-  const users = createUsersService(db, { issue: issueSetPasswordLink });
+  const users = createUsersService(db, changes, {
+    issue: issueSetPasswordLink,
+    endPreviewTokens: endPreviewTokensOf,
+  });
   const auth = createAuthService(db, createLoginLimiter(db), config.sessionTtlSeconds, {
-    // TODO(issue 38): end the preview tokens the account created (contract §17), with the preview
-    // module's function for it: preview.revokeTokensOf(accountId) or however issue 38 names it.
-    onPasswordChanged: async () => {},
+    // A new password ends the preview tokens the account created, in every project, on every instance
+    // (contract §17). Run right after the password's own transaction commits: the window between the
+    // two is one statement, and a token left by a crash there still ends with its own expiry.
+    onPasswordChanged: async (accountId) => {
+      await transactionWithChanges(db, changes, (trx, changed) =>
+        endPreviewTokensOf(trx, changed, accountId),
+      );
+    },
   });
   const apiKeys = createApiKeysService(db, {
     onTouchError: (err) => app.log.warn({ err }, 'could not record an API key as used'),
   });
-  const preview = createPreviewService(db);
+  const preview = createPreviewService(db, changes);
 
   const credentials: CredentialStore = {
     session: auth.resolveSession,
@@ -284,11 +304,13 @@ export async function buildApp({
   const liveLimits = {
     heartbeatMs: config.liveHeartbeatMs,
     maxStreamsPerProject: config.liveMaxStreamsPerProject,
+    maxStreamsPerClient: config.liveStreamsPerClient,
     maxBufferBytes: config.liveMaxBufferBytes,
   };
   const live = createLiveHub(changes, {
     ...liveLimits,
     views: (projectId, pageId) => pageViews(db, projectId, pageId),
+    previewStillLive: preview.stillLive,
     log: app.log,
   });
   app.addHook('preClose', async () => live.close());

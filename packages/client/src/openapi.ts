@@ -486,7 +486,7 @@ export type paths = {
          *
          *     Browsers: `EventSource` cannot send headers, and credentials never go in query strings, so open the stream with `fetch` and read the body (the SDK does this). CORS as for content.
          *
-         *     Limits: at most 1000 open streams per project on one server (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 with `Retry-After`. A reader that falls more than 1048576 bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires: reconnect (with a new token).
+         *     Limits, each counted per server (an instance behind the load balancer; the API reference says how to size them behind N instances): one client address holds at most 20 open streams of a project (CMS_LIVE_STREAMS_PER_CLIENT), then 429 `rate_limited` with `Retry-After` while other clients still get theirs; a project has at most 1000 (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 for everyone, the last guard. The client address is the one the login limiter sees: behind a proxy, set CMS_TRUST_PROXY, or every visitor shares the proxy's address and its cap. A reader that falls more than 1048576 bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires or is ended (its creator's access changed, the key was rotated, DELETE /v1/preview-tokens): reconnect (with a new token).
          */
         get: operations["streamPageChanges"];
         put?: never;
@@ -701,10 +701,16 @@ export type paths = {
          * Create a preview token
          * @description The body is optional. A read-only credential for a site's preview of unpublished content, for any member (any role) of the project. The project is the request's (`x-cms-key`, `x-cms-project-id`, or the session's only project).
          *
-         *     With `x-cms-preview: <token>` beside the project's `x-cms-key`: `GET /v1/content/:pageId` answers what a member's session sees (every entry, working fields), `GET /v1/objects?draft=true` the draft overlay, and `GET /v1/live` streams working-copy changes too; these answers are `Cache-Control: private, no-store`. An unknown or expired token is 401 on any route; a token of another project than the key's is 403; on every other route (all writes included) a valid token is 403, because it is read-only. It cannot be revoked: keep `ttlSeconds` short. Expired tokens are deleted by the worker.
+         *     With `x-cms-preview: <token>` beside the project's `x-cms-key`: `GET /v1/content/:pageId` answers what a member's session sees (every entry, working fields), `GET /v1/objects?draft=true` the draft overlay, and `GET /v1/live` streams working-copy changes too; these answers are `Cache-Control: private, no-store`. `POST /v1/definitions/sync` ignores it (a site in preview still registers its components); `GET /v1/snapshot` answers 403 (a build never previews); every other route answers 400 `validation_failed` at `headers.x-cms-preview`, whatever else the request carries. An unknown, ended or expired token is 401; a token of another project than the key's is 403.
+         *
+         *     A token ends before it expires — at once on every server, open live streams included — when its creator leaves the project or their role in it changes, when the creator's password changes, when the project's publishable key is rotated, and on `DELETE /v1/preview-tokens`. Expired tokens are deleted by the worker.
          */
         post: operations["createPreviewToken"];
-        delete?: never;
+        /**
+         * End your preview tokens
+         * @description Ends every preview token the caller created in the project (the request's, as for POST), at once on every server: reads with one of them are 401 and live streams opened with one end. Other members' tokens are untouched. Answers how many ended; an activity record `preview_tokens.revoked` is written when any did.
+         */
+        delete: operations["endPreviewTokens"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1101,7 +1107,7 @@ export type components = {
              * @description What was done (contract §8).
              * @enum {string}
              */
-            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled" | "preview_tokens.revoked";
             target: {
                 /** @description `project`, `user`, `apiKey`, `webhook`, `page`, `entry`, `object`, `media` or `schedule`. */
                 type: string;
@@ -1887,6 +1893,16 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             expiresAt: string;
+        };
+        /**
+         * PreviewTokensEnded
+         * @example {
+         *       "deleted": 2
+         *     }
+         */
+        PreviewTokensEnded: {
+            /** @description How many of your preview tokens in this project ended (0 when you had none). */
+            deleted: number;
         };
         /**
          * Project
@@ -2840,7 +2856,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description What was done (contract §8). */
-                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled" | "preview_tokens.revoked";
                 /** @description Only records about this resource. */
                 targetId?: string;
                 /** @description Only records by this user or API key (a member's id also finds the scheduled work done on their behalf). */
@@ -2976,6 +2992,22 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                         error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
             };
@@ -3480,6 +3512,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
             /** @description Missing, unknown or expired credential: `unauthorized` */
             401: {
                 headers: {
@@ -3566,6 +3614,22 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Me"];
                         error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
             };
@@ -3819,6 +3883,22 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Session"];
                         error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
             };
@@ -6955,6 +7035,117 @@ export interface operations {
             };
         };
     };
+    endPreviewTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PreviewTokensEnded"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     listProjects: {
         parameters: {
             query?: never;
@@ -6974,6 +7165,22 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["ProjectWithRole"][];
                         error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
             };
@@ -8284,7 +8491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; nothing was written: `project_required` */
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -8295,7 +8502,7 @@ export interface operations {
                         data: null;
                         error: {
                             /** @enum {string} */
-                            code: "project_required";
+                            code: "validation_failed" | "project_required";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -9019,7 +9226,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; nothing was written: `project_required` */
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -9030,7 +9237,7 @@ export interface operations {
                         data: null;
                         error: {
                             /** @enum {string} */
-                            code: "project_required";
+                            code: "validation_failed" | "project_required";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

@@ -3,6 +3,7 @@ import { insertInChunks } from '../../src/db/dialect/bulk.js';
 import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
 import type { EntryRow } from '../../src/modules/content/content.table.js';
 import type { DefinitionRow } from '../../src/modules/definitions/definitions.table.js';
+import { endProjectPreviewTokens } from '../../src/modules/preview/preview.service.js';
 import { createProjectsService } from '../../src/modules/projects/projects.service.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
@@ -29,6 +30,7 @@ export async function seedProject(db: Db, name: string, pages: number, perPage: 
   const projects = createProjectsService(db, createInProcessChangeBus(), {
     allowPrivate: false,
     secrets: createSecretBox(EncryptionKey.generate()),
+    endPreviewTokens: endProjectPreviewTokens,
   });
   const admin = { email: `${newId('usr').toLowerCase()}@bench.example`, password: 'bench password 123' };
   const { project } = await projects.create({ name, admin });

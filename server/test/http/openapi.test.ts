@@ -40,6 +40,7 @@ const OPERATION_IDS = [
   'deletePage',
   'deleteUser',
   'deleteWebhook',
+  'endPreviewTokens',
   'getEntry',
   'getHealth',
   'getMe',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
+import { newSite, pageUrl, sync } from '../helpers/content.js';
 import { envelopeProblem } from '../helpers/envelope.js';
 import { bearer, call, login, newMember, newProject, PASSWORD } from '../helpers/factories.js';
 
@@ -106,5 +107,32 @@ describeEachDb('changing one’s password (POST /v1/auth/password)', (ctx) => {
     const extra = await change(admin.token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, x: 1 });
     assert.equal(extra.status, 400);
     await login(ctx.app, admin.email);
+  });
+});
+
+describeEachDb('a password change ends the preview tokens the account created (contract §17)', (ctx) => {
+  it('the editor’s own tokens answer 401 after the change; another member’s keep working', async () => {
+    const site = await newSite(ctx.app);
+    const tokenOf = async (headers: Record<string, string>) => {
+      const res = await call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data.token as string;
+    };
+    const read = (token: string) =>
+      call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: { ...site.key, 'x-cms-preview': token } });
+    await sync(ctx.app, site, '/');
+    const editors = await tokenOf(site.editing);
+    const admins = await tokenOf({ ...site.key, ...bearer(site.admin.token) });
+    assert.equal((await read(editors)).status, 200);
+
+    const changed = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/auth/password',
+      headers: bearer(site.editor.token),
+      payload: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal((await read(editors)).status, 401);
+    assert.equal((await read(admins)).status, 200);
   });
 });

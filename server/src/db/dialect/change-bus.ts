@@ -33,9 +33,18 @@ export const FLUSH_ALL = '*';
  * - `page` (key: pageKey(projectId, pageId)): the published entries of a page changed;
  * - `snapshot` (key: projectId): anything in GET /v1/snapshot changed (content or object publishes);
  * - `draft` (key: pageKey): only the working copies of a page changed (a draft save, a restore, new
- *   stubs). No cache holds working copies; live preview streams (src/modules/live) follow it.
+ *   stubs). No cache holds working copies; live preview streams (src/modules/live) follow it;
+ * - `preview` (key: projectId): preview tokens of the project ended (their creator's access changed,
+ *   the key was rotated, DELETE /v1/preview-tokens). Requests look tokens up in the database; open
+ *   live streams ask again whether their token still works.
  */
-export const TOPICS = { project: 'project', page: 'page', snapshot: 'snapshot', draft: 'draft' } as const;
+export const TOPICS = {
+  project: 'project',
+  page: 'page',
+  snapshot: 'snapshot',
+  draft: 'draft',
+  preview: 'preview',
+} as const;
 export const pageKey = (projectId: string, pageId: string): string => `${projectId} ${pageId}`;
 /** The inverse of pageKey (project ids hold no space; page ids may). */
 export function splitPageKey(key: string): { projectId: string; pageId: string } {

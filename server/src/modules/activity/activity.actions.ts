@@ -28,6 +28,7 @@ export const ACTIVITY_ACTIONS = [
   'media.deleted',
   'schedule.created',
   'schedule.canceled',
+  'preview_tokens.revoked',
 ] as const;
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/database.js';
-import { type ChangeBus, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
+import type { Db, Tx } from '../../db/database.js';
+import { type ChangeBus, type Changed, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { fromConstraint } from '../../db/dialect/constraints.js';
 import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
@@ -150,7 +150,12 @@ function checkPreviewUrl(template: string | null | undefined): void {
 export function createProjectsService(
   db: Db,
   changes: ChangeBus,
-  options: { allowPrivate: boolean; secrets: SecretBox },
+  options: {
+    allowPrivate: boolean;
+    secrets: SecretBox;
+    /** Ends the project's preview tokens in the rotation's transaction (the preview module's). */
+    endPreviewTokens: (trx: Tx, changed: Changed, projectId: string) => Promise<number>;
+  },
 ) {
   async function get(projectId: string): Promise<Project> {
     const row = await repo.findProject(db, projectId);
@@ -251,11 +256,13 @@ export function createProjectsService(
       return get(projectId);
     },
 
-    /** A new publishable key; the old one stops working with the next request. */
+    /** A new publishable key; the old one and every preview token stop working with the next request. */
     async rotateKey(projectId: string, actor: UserActor): Promise<Project> {
       await transactionWithChanges(db, changes, async (trx, changed) => {
         await repo.updateProject(trx, projectId, { apiKey: newApiKey(), updatedAt: isoNow() });
         await changed(TOPICS.project, projectId);
+        // A preview token is valid only beside the key (contract §16): the old key's tokens end too.
+        await options.endPreviewTokens(trx, changed, projectId);
         await recordActivity(trx, projectId, actor, {
           action: 'project.key_rotated',
           target: { type: 'project', id: projectId },

@@ -1,4 +1,5 @@
 import type { Db, DbOrTx, Tx } from '../../db/database.js';
+import { type ChangeBus, type Changed, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { fromConstraint } from '../../db/dialect/constraints.js';
 import { lockRow } from '../../db/dialect/index.js';
 import { conflict, forbidden, notFound } from '../../shared/errors.js';
@@ -56,7 +57,18 @@ const linkIssued = (actor: UserActor, accountId: string, email: string) => ({
   summary: `${actor.email} issued a set-password link for ${email}.`,
 });
 
-export function createUsersService(db: Db, links: SetPasswordLinks) {
+/**
+ * `endPreviewTokens` (the preview module's) ends the preview tokens a member created in a project,
+ * inside the transaction that removes them or changes their role (contract §16, §17: a token ends
+ * when its creator's role changes, not only on a demotion); `changes` carries that to every instance.
+ */
+export function createUsersService(
+  db: Db,
+  changes: ChangeBus,
+  deps: SetPasswordLinks & {
+    endPreviewTokens: (trx: Tx, changed: Changed, accountId: string, projectId: string) => Promise<number>;
+  },
+) {
   /** The last admin of a project cannot be demoted or removed: someone must be able to manage it. */
   async function assertNotLastAdmin(trx: Db, projectId: string, member: User): Promise<void> {
     if (member.role === 'admin' && (await repo.countAdmins(trx, projectId)) <= 1) {
@@ -110,7 +122,7 @@ export function createUsersService(db: Db, links: SetPasswordLinks) {
           if (!existing && passwordHash === '') {
             // The new account's only project is this one, which the actor administers: the issuer's
             // right holds without a query. Issued at the membership's own time, so it is not void.
-            link = await links.issue(trx, accountId, actor.id, nowMs);
+            link = await deps.issue(trx, accountId, actor.id, nowMs);
             await recordActivity(trx, projectId, actor, linkIssued(actor, accountId, email));
           }
           return { ...(await repo.findMember(trx, projectId, accountId))!, ...link };
@@ -132,7 +144,7 @@ export function createUsersService(db: Db, links: SetPasswordLinks) {
         if (!member) throw notFound('User');
         if (!(await repo.administersEveryProjectOf(trx, actor.id, userId)))
           throw forbidden(NOT_EVERY_PROJECT);
-        const link = await links.issue(trx, userId, actor.id, Date.now());
+        const link = await deps.issue(trx, userId, actor.id, Date.now());
         await recordActivity(
           trx,
           await repo.projectIdsOfAccount(trx, userId),
@@ -149,25 +161,26 @@ export function createUsersService(db: Db, links: SetPasswordLinks) {
       patch: { name?: string; role?: Role },
       actor: UserActor,
     ): Promise<User> {
-      return db.transaction().execute(async (trx) => {
+      return transactionWithChanges(db, changes, async (trx, changed) => {
         await lockRow(trx, 'projects', projectId);
         const member = await repo.findMember(trx, projectId, userId);
         if (!member) throw notFound('User');
-        const changes: string[] = [];
+        const what: string[] = [];
         if (patch.role && patch.role !== member.role) {
           if (patch.role !== 'admin') await assertNotLastAdmin(trx, projectId, member);
           await repo.setRole(trx, projectId, userId, patch.role);
-          changes.push(`role from ${member.role} to ${patch.role}`);
+          await deps.endPreviewTokens(trx, changed, userId, projectId);
+          what.push(`role from ${member.role} to ${patch.role}`);
         }
         if (patch.name !== undefined && patch.name !== member.name) {
           await repo.updateAccountName(trx, userId, patch.name, isoNow());
-          changes.push('name');
+          what.push('name');
         }
-        if (changes.length > 0) {
+        if (what.length > 0) {
           await recordActivity(trx, projectId, actor, {
             action: 'user.updated',
             target: { type: 'user', id: userId },
-            summary: `${actor.email} changed ${member.email}'s ${changes.join(' and ')}.`,
+            summary: `${actor.email} changed ${member.email}'s ${what.join(' and ')}.`,
           });
         }
         return (await repo.findMember(trx, projectId, userId))!;
@@ -175,12 +188,13 @@ export function createUsersService(db: Db, links: SetPasswordLinks) {
     },
 
     remove(projectId: string, userId: string, actor: UserActor): Promise<void> {
-      return db.transaction().execute(async (trx) => {
+      return transactionWithChanges(db, changes, async (trx, changed) => {
         await lockRow(trx, 'projects', projectId);
         const member = await repo.findMember(trx, projectId, userId);
         if (!member) throw notFound('User');
         await assertNotLastAdmin(trx, projectId, member);
         await repo.deleteMembership(trx, projectId, userId);
+        await deps.endPreviewTokens(trx, changed, userId, projectId);
         await recordActivity(trx, projectId, actor, {
           action: 'user.removed',
           target: { type: 'user', id: userId },
