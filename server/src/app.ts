@@ -16,57 +16,52 @@ import { registerOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import { installRequestMetrics, RequestSeries } from './http/request-metrics.js';
 import { installValidation } from './http/validation.js';
-import { activityRoutes } from './modules/activity/activity.routes.js';
-import { createActivityService } from './modules/activity/activity.service.js';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
-import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { createAuthService } from './modules/auth/auth.service.js';
-import { createLoginLimiter } from './modules/auth/login-limit.js';
-import { contentRoutes } from './modules/content/content.routes.js';
-import { createContentService, entryStubs } from './modules/content/content.service.js';
-import { pageViews } from './modules/content/page-views.js';
-import { entryDeletionRoutes, pagesRoutes } from './modules/content/pages.routes.js';
-import { contentTargets, createPagesService } from './modules/content/pages.service.js';
-import { publishedEntriesForSnapshot } from './modules/content/published-pages.js';
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
-import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
+import { activityRoutes, createActivityService } from './modules/activity/index.js';
+import { apiKeysRoutes, createApiKeysService } from './modules/api-keys/index.js';
+import { authRoutes, createAuthService, createLoginLimiter } from './modules/auth/index.js';
+import {
+  contentRoutes,
+  contentTargets,
+  createContentService,
+  createPagesService,
+  entryDeletionRoutes,
+  entryStubs,
+  pagesRoutes,
+  pageViews,
+  publishedEntriesForSnapshot,
+} from './modules/content/index.js';
+import { dashboardRoutes } from './modules/dashboard/index.js';
 import {
   createDefinitionsService,
+  definitionsRoutes,
   fieldTypesOf,
   pageDefinitions,
-} from './modules/definitions/definitions.service.js';
-import { deploysRoutes } from './modules/deploys/deploys.routes.js';
-import { createDeploysService } from './modules/deploys/deploys.service.js';
-import { outboxBacklog } from './modules/events/events.repository.js';
-import { healthRoutes, metricsRoutes } from './modules/health/health.routes.js';
-import { createMetrics, type Metrics } from './modules/health/metrics.js';
-import { createReadiness } from './modules/health/readiness.js';
-import { createLiveHub } from './modules/live/live.hub.js';
-import { liveRoutes } from './modules/live/live.routes.js';
-import { mediaRoutes } from './modules/media/media.routes.js';
-import { mediaServeRoutes } from './modules/media/media.serve.js';
-import { createMediaService } from './modules/media/media.service.js';
-import { createVariantMaker } from './modules/media/media.variants.js';
-import { createMediaStorage } from './modules/media/storage/create.js';
-import { objectsRoutes } from './modules/objects/objects.routes.js';
-import { createObjectsService } from './modules/objects/objects.service.js';
-import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
-import { previewRoutes } from './modules/preview/preview.routes.js';
-import { createPreviewService } from './modules/preview/preview.service.js';
-import { projectsRoutes } from './modules/projects/projects.routes.js';
-import { createProjectsService } from './modules/projects/projects.service.js';
-import { createSiteCache } from './modules/projects/site-cache.js';
-import { createWindowLimiter } from './modules/rate-limits/window-limiter.js';
-import { countDue } from './modules/schedules/schedules.repository.js';
-import { schedulesRoutes } from './modules/schedules/schedules.routes.js';
-import { createSchedulesService } from './modules/schedules/schedules.service.js';
-import { snapshotRoutes } from './modules/snapshot/snapshot.routes.js';
-import { createSnapshotService } from './modules/snapshot/snapshot.service.js';
-import { usersRoutes } from './modules/users/users.routes.js';
-import { createUsersService } from './modules/users/users.service.js';
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
-import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
+} from './modules/definitions/index.js';
+import { createDeploysService, deploysRoutes } from './modules/deploys/index.js';
+import {
+  createMetrics,
+  createReadiness,
+  healthRoutes,
+  type Metrics,
+  metricsRoutes,
+} from './modules/health/index.js';
+import { createLiveHub, liveRoutes } from './modules/live/index.js';
+import {
+  createMediaService,
+  createMediaStorage,
+  createVariantMaker,
+  mediaRoutes,
+  mediaServeRoutes,
+} from './modules/media/index.js';
+import { createObjectsService, objectsRoutes, publishedObjectsForSnapshot } from './modules/objects/index.js';
+import { createPreviewService, previewRoutes } from './modules/preview/index.js';
+import { createProjectsService, createSiteCache, projectsRoutes } from './modules/projects/index.js';
+import { createWindowLimiter } from './modules/rate-limits/index.js';
+import { countDue, createSchedulesService, schedulesRoutes } from './modules/schedules/index.js';
+import { createSnapshotService, snapshotRoutes } from './modules/snapshot/index.js';
+import { createUsersService, usersRoutes } from './modules/users/index.js';
+import { createWebhooksService, webhooksRoutes } from './modules/webhooks/index.js';
+import { outbox, outboxBacklog } from './outbox/index.js';
 import { sealStoredSecrets } from './secrets-at-rest.js';
 import { unavailable } from './shared/errors.js';
 import { createHookClient } from './shared/hook-http.js';
@@ -202,13 +197,13 @@ export async function buildApp({
       app.log.warn({ err }, 'secrets: could not seal stored secrets at start');
     }
   });
-  const projects = createProjectsService(db, changes, {
+  const projects = createProjectsService(db, outbox, changes, {
     allowPrivate: config.allowPrivateHookTargets,
     secrets,
   });
-  const users = createUsersService(db);
+  const users = createUsersService(db, outbox);
   const auth = createAuthService(db, createLoginLimiter(db), config.sessionTtlSeconds);
-  const apiKeys = createApiKeysService(db, {
+  const apiKeys = createApiKeysService(db, outbox, {
     onTouchError: (err) => app.log.warn({ err }, 'could not record an API key as used'),
   });
   const preview = createPreviewService(db);
@@ -245,10 +240,10 @@ export async function buildApp({
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const content = createContentService(db, changes, { fieldTypesOf }, (err) =>
+  const content = createContentService(db, outbox, changes, { fieldTypesOf }, (err) =>
     app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
   );
-  const definitions = createDefinitionsService(db, changes, entryStubs, {
+  const definitions = createDefinitionsService(db, outbox, changes, entryStubs, {
     modeOf: projects.definitionSyncOf,
     limiter: syncLimit,
   });
@@ -260,7 +255,7 @@ export async function buildApp({
   });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
   // Pages as a whole (list, deletion): entries with their definitions, handed over like field types.
-  const pages = createPagesService(db, changes, pageDefinitions);
+  const pages = createPagesService(db, outbox, changes, pageDefinitions);
   await app.register(entryDeletionRoutes(pages), { prefix: '/v1/content' });
   await app.register(pagesRoutes(pages), { prefix: '/v1/pages' });
   await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });
@@ -268,7 +263,7 @@ export async function buildApp({
   await app.register(activityRoutes(createActivityService(db)), { prefix: '/v1/activity' });
   // Scheduled publishing: the routes check a schedule's target with content's help (handed over like
   // the page definitions above); the worker runs them (src/jobs/handlers.ts wires what it needs).
-  await app.register(schedulesRoutes(createSchedulesService(db, contentTargets(pageDefinitions))), {
+  await app.register(schedulesRoutes(createSchedulesService(db, outbox, contentTargets(pageDefinitions))), {
     prefix: '/v1/schedules',
   });
   // Live streams follow page changes on the change bus; each change loads the page once for all
@@ -305,7 +300,7 @@ export async function buildApp({
     allowPrivate: config.allowPrivateHookTargets,
   });
   app.addHook('onClose', async () => hookClient.close());
-  const webhooks = createWebhooksService(db, {
+  const webhooks = createWebhooksService(db, outbox, {
     client: hookClient,
     allowPrivateTargets: config.allowPrivateHookTargets,
     leaseMs: config.workerLeaseMs,
@@ -314,7 +309,7 @@ export async function buildApp({
   await app.register(webhooksRoutes(webhooks), { prefix: '/v1/webhooks' });
   await app.register(deploysRoutes(createDeploysService(db)), { prefix: '/v1/projects' });
   await app.register(apiKeysRoutes(apiKeys), { prefix: '/v1/api-keys' });
-  const objects = createObjectsService(db, changes);
+  const objects = createObjectsService(db, outbox, changes);
   await app.register(objectsRoutes(objects), { prefix: '/v1/objects' });
 
   // Media bytes: a local directory or an S3-compatible bucket (CMS_STORAGE). init() clears staging
@@ -327,7 +322,7 @@ export async function buildApp({
   );
   await mediaStorage.init();
   app.addHook('onClose', async () => mediaStorage.close());
-  const media = createMediaService(db, mediaStorage, {
+  const media = createMediaService(db, outbox, mediaStorage, {
     maxBytes: config.mediaMaxBytes,
     publicUrl: config.publicUrlSet ? config.publicUrl : null,
     instanceUrl: config.publicUrl,

@@ -3,6 +3,7 @@ import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
 import type { EntryRow } from '../../src/modules/content/content.table.js';
 import type { DefinitionRow } from '../../src/modules/definitions/definitions.table.js';
 import { createProjectsService } from '../../src/modules/projects/projects.service.js';
+import { outbox } from '../../src/outbox/index.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
 import { createSecretBox, EncryptionKey } from '../../src/shared/secret-box.js';
@@ -21,7 +22,7 @@ function fieldsFor(page: number, i: number) {
 
 /** A project whose `pages` pages each hold `perPage` published entries, written straight to the tables. */
 export async function seedProject(db: Db, name: string, pages: number, perPage: number) {
-  const projects = createProjectsService(db, createInProcessChangeBus(), {
+  const projects = createProjectsService(db, outbox, createInProcessChangeBus(), {
     allowPrivate: false,
     secrets: createSecretBox(EncryptionKey.generate()),
   });

@@ -1,10 +1,11 @@
 import type { Db } from '../../db/database.js';
+import type { Outbox } from '../../outbox/index.js';
 import { forbidden, notFound, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { SecretKeyPrincipal, UserActor } from '../../shared/principals.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
+import { adminProjectIds } from '../users/index.js';
 import * as repo from './api-keys.repository.js';
 import type { ApiKeyRow, KeyAccess, KeyScope } from './api-keys.table.js';
 
@@ -44,7 +45,8 @@ export interface ApiKeysOptions {
   onTouchError?: (err: unknown) => void;
 }
 
-export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
+export function createApiKeysService(db: Db, outbox: Outbox, options: ApiKeysOptions = {}) {
+  const { recordActivity } = outbox;
   const now = options.now ?? Date.now;
   // keyId -> ms of this instance's last lastUsedAt write. Instances share nothing here: the
   // guarded UPDATE keeps the whole fleet at about one write per key per minute.
@@ -75,7 +77,7 @@ export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
   }
 
   async function requireAdminSomewhere(accountId: string, trx: Db = db): Promise<string[]> {
-    const adminIds = await repo.adminProjectIds(trx, accountId);
+    const adminIds = await adminProjectIds(trx, accountId);
     if (adminIds.length === 0) throw forbidden('Only a site admin can manage secret API keys.');
     return adminIds;
   }

@@ -4,8 +4,8 @@ import { normalizeEmail, verifyPassword } from '../../shared/passwords.js';
 import type { SessionPrincipal } from '../../shared/principals.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt, isoNow } from '../../shared/time.js';
-import * as projects from '../projects/projects.repository.js';
-import * as users from '../users/users.repository.js';
+import * as projects from '../projects/index.js';
+import * as users from '../users/index.js';
 import * as repo from './auth.repository.js';
 import type { LoginLimiter } from './login-limit.js';
 

@@ -7,7 +7,7 @@ import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
 import { notFound, preconditionFailed } from '../../shared/errors.js';
-import { LIMITS } from '../definitions/limits.js';
+import { LIMITS } from '../definitions/index.js';
 import {
   BulkPublishBody,
   BulkPublishResult,

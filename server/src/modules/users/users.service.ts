@@ -1,12 +1,12 @@
 import type { Db, DbOrTx } from '../../db/database.js';
 import { fromConstraint } from '../../db/dialect/constraints.js';
 import { lockRow } from '../../db/dialect/index.js';
+import type { Outbox } from '../../outbox/index.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail } from '../../shared/passwords.js';
 import type { UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
 import * as repo from './users.repository.js';
 import type { Role } from './users.table.js';
 
@@ -29,7 +29,8 @@ export async function mayPublish(db: DbOrTx, accountId: string, projectId: strin
   return role === 'editor' || role === 'admin';
 }
 
-export function createUsersService(db: Db) {
+export function createUsersService(db: Db, outbox: Outbox) {
+  const { recordActivity } = outbox;
   /** The last admin of a project cannot be demoted or removed: someone must be able to manage it. */
   async function assertNotLastAdmin(trx: Db, projectId: string, member: User): Promise<void> {
     if (member.role === 'admin' && (await repo.countAdmins(trx, projectId)) <= 1) {

@@ -1,0 +1,14 @@
+/**
+ * Sessions and sign-in: owns `sessions` and `login_failures`. Lends the session check, which a write
+ * folds into its own first statement (content).
+ */
+export { authRoutes } from './auth.routes.js';
+export { type AuthService, createAuthService } from './auth.service.js';
+export { createLoginLimiter, type LoginLimiter } from './login-limit.js';
+export {
+  checkedRole,
+  type SessionCheck,
+  sessionAllows,
+  sessionCheckPassed,
+  verifySessionCheck,
+} from './session-check.js';

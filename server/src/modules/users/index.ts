@@ -1,0 +1,16 @@
+/**
+ * Accounts and memberships: owns `accounts` and `memberships`. Lends the subqueries other modules
+ * join in their own statements (membershipsView, accountsView) and the account writes of a sign-up.
+ */
+export {
+  accountsView,
+  adminProjectIds,
+  findAccountByEmail,
+  findAccountById,
+  insertAccount,
+  insertMembership,
+  membershipsView,
+} from './users.repository.js';
+export { usersRoutes } from './users.routes.js';
+export { createUsersService, mayPublish, type UsersService } from './users.service.js';
+export type { Role } from './users.table.js';
