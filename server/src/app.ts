@@ -95,6 +95,8 @@ export interface AppOptions {
    * counts into; without it the app makes its own. One app per Metrics: the app registers its series.
    */
   metrics?: Metrics;
+  /** The clock of the limits counted in fixed windows (tests set the time); Date.now by default. */
+  now?: () => number;
 }
 
 /**
@@ -106,6 +108,7 @@ export async function buildApp({
   database,
   logStream,
   metrics = createMetrics(),
+  now = Date.now,
 }: AppOptions): Promise<FastifyInstance> {
   const logging = loggerOptions(config, logStream);
   // Cached visitor reads are answered before Fastify sees them (src/http/fast-reads.ts); the fast
@@ -223,18 +226,26 @@ export async function buildApp({
   await app.register(authRoutes(auth), { prefix: '/v1/auth' });
   // Limits counted in the database (shared by every instance): project creation per client address,
   // publishable-key definitions syncs per project (contract §11).
-  const projectCreateLimit = createWindowLimiter(db, {
-    scope: 'project_create',
-    limit: config.projectCreateLimitPerHour,
-    windowMs: 3_600_000,
-    message: 'Too many projects created from this address.',
-  });
-  const syncLimit = createWindowLimiter(db, {
-    scope: 'definitions_sync',
-    limit: config.syncLimitPerMinute,
-    windowMs: 60_000,
-    message: `Too many definition syncs with the publishable key for this project (at most ${config.syncLimitPerMinute} a minute).`,
-  });
+  const projectCreateLimit = createWindowLimiter(
+    db,
+    {
+      scope: 'project_create',
+      limit: config.projectCreateLimitPerHour,
+      windowMs: 3_600_000,
+      message: 'Too many projects created from this address.',
+    },
+    now,
+  );
+  const syncLimit = createWindowLimiter(
+    db,
+    {
+      scope: 'definitions_sync',
+      limit: config.syncLimitPerMinute,
+      windowMs: 60_000,
+      message: `Too many definition syncs with the publishable key for this project (at most ${config.syncLimitPerMinute} a minute).`,
+    },
+    now,
+  );
   await app.register(projectsRoutes(projects, projectCreateLimit), { prefix: '/v1/projects' });
   await app.register(usersRoutes(users), { prefix: '/v1/users' });
   // Content checks values against the definitions' field types; a definitions sync creates the
