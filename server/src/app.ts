@@ -82,6 +82,12 @@ declare module 'fastify' {
      * first that fails. For tests, which keep the guarantee a start used to give.
      */
     compileAllSchemas(): void;
+    /**
+     * Resolves once the writes this app makes off the request path have finished (an API key's
+     * lastUsedAt, written after the response). Closing the app waits for them; a test waits for them
+     * to see what a request wrote, or that it wrote nothing, without sleeping.
+     */
+    settled(): Promise<void>;
   }
 }
 
@@ -210,6 +216,8 @@ export async function buildApp({
     onTouchError: (err) => app.log.warn({ err }, 'could not record an API key as used'),
   });
   const preview = createPreviewService(db);
+  app.decorate('settled', () => apiKeys.settled());
+  app.addHook('onClose', async () => apiKeys.settled());
 
   const credentials: CredentialStore = {
     session: auth.resolveSession,

@@ -216,10 +216,21 @@ for (const kind of dbKinds()) {
         fetch: wire.fetch,
         onError: (e) => errors.push(e),
       });
-      const stop = sdk.live('/', () => {});
-      await waitFor(() => errors.length === 1, 5000, 'the 401');
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      let ends = 0;
+      let ended!: () => void;
+      const end = new Promise<void>((resolve) => {
+        ended = resolve;
+      });
+      const stop = sdk.live('/', () => {}, undefined, {
+        onEnd: () => {
+          ends += 1;
+          ended();
+        },
+      });
+      await end; // following has ended for good: no retry is pending
       stop();
+      assert.equal(ends, 1, 'onEnd once, even with stop() after it');
+      assert.equal(errors.length, 1);
       assert.equal(wire.requests.length, 1);
       assert.ok(errors[0] instanceof FolioError);
       assert.equal((errors[0] as FolioError).code, 'unauthorized');

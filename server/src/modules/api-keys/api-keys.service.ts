@@ -51,6 +51,8 @@ export function createApiKeysService(db: Db, outbox: Outbox, options: ApiKeysOpt
   // keyId -> ms of this instance's last lastUsedAt write. Instances share nothing here: the
   // guarded UPDATE keeps the whole fleet at about one write per key per minute.
   const touched = new Map<string, number>();
+  // The lastUsedAt writes still in flight: closing waits for them, and so can a test (settled()).
+  const inFlight = new Set<Promise<void>>();
 
   function touch(id: string, storedLastUsedAt: string | null): void {
     const t = now();
@@ -60,7 +62,11 @@ export function createApiKeysService(db: Db, outbox: Outbox, options: ApiKeysOpt
     if (touched.size >= TOUCH_MAP_MAX) touched.clear();
     touched.set(id, t);
     // Off the request's critical path: the response does not wait for this write.
-    repo.touchKey(db, id, isoAt(t), isoAt(t - TOUCH_WINDOW_MS)).catch((err) => options.onTouchError?.(err));
+    const write = repo
+      .touchKey(db, id, isoAt(t), isoAt(t - TOUCH_WINDOW_MS))
+      .catch((err) => options.onTouchError?.(err))
+      .finally(() => inFlight.delete(write));
+    inFlight.add(write);
   }
 
   function shape(row: ApiKeyRow, projectIds: string[]): ApiKey {
@@ -158,6 +164,11 @@ export function createApiKeysService(db: Db, outbox: Outbox, options: ApiKeysOpt
      * The credential lookup for `Authorization: Bearer cms_sk_…`: one indexed query by hash, no
      * cache, so a revocation or a demotion is seen by every instance on the very next request.
      */
+    /** Resolves once every lastUsedAt write started so far has finished (or failed, and was reported). */
+    async settled(): Promise<void> {
+      await Promise.all([...inFlight]);
+    },
+
     async resolve(key: string): Promise<SecretKeyPrincipal | null> {
       const rows = await repo.resolveByHash(db, sha256Hex(key));
       const first = rows[0];
