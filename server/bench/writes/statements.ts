@@ -1,9 +1,10 @@
 /**
  * Statements per editor write, counted at the driver (every `pg` query, every better-sqlite3
  * statement run), for a first publishing PATCH of an entry, then one draft PATCH and one PATCH that
- * publishes, with a session token.
+ * publishes, with a session token; then an editor's read with that session (GET /v1/projects) and a
+ * visitor's read of the page, cold and then from the fast path (over a socket: it answers before Fastify).
  * `node --import tsx bench/writes/statements.ts` (PostgreSQL when TEST_DATABASE_URL is set).
- * BENCH_STATEMENTS_SQL=1 prints the statements of the publish.
+ * BENCH_STATEMENTS_SQL=1 prints the statements of the publish and the reads.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
