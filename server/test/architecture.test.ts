@@ -90,6 +90,11 @@ function tableOwners(): Map<string, string> {
 const owners = tableOwners();
 const snakeOf = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const camelOf = (name: string) => name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+/** A table's snake_case name after `from`, `into`, `update` or `join` in SQL text. */
+const inSql = new RegExp(
+  `\\b(?:from|into|update|join)\\s+(${[...owners.keys()].map(snakeOf).join('|')})\\b`,
+  'gi',
+);
 
 /**
  * The tables a file names in a query: Kysely's builders (`selectFrom`, `insertInto`, `updateTable`,
@@ -104,9 +109,7 @@ function tablesNamedIn(text: string): Set<string> {
   for (const m of text.matchAll(builder)) named.add(m[1]!);
   for (const m of text.matchAll(/\b(?:insertInChunks|sideWrite)\([^)'"]*'(\w+)'/g)) named.add(m[1]!);
   for (const m of text.matchAll(/\btable:\s*'(\w+)'/g)) named.add(m[1]!);
-  for (const table of owners.keys()) {
-    if (new RegExp(`\\b(?:from|into|update|join)\\s+${snakeOf(table)}\\b`, 'i').test(text)) named.add(table);
-  }
+  for (const m of text.matchAll(inSql)) named.add(m[1]!.toLowerCase());
   return new Set([...named].map(camelOf).filter((t) => owners.has(t)));
 }
 
