@@ -50,7 +50,8 @@ for (const kind of dbKinds()) {
       const site = await sitePage(folio);
       const sdk = createFolio({ url: folio.url, key: site.key });
       const seen = recorder();
-      const stop = sdk.live('/', seen.onEntry, seen.onDeleted);
+      let ended = false;
+      const stop = sdk.live('/', seen.onEntry, seen.onDeleted, { onEnd: () => (ended = true) });
       try {
         await waitFor(() => seen.events.length === 1, 5000, 'the first entry');
         assert.deepEqual(seen.titles(), ['hero={"title":"One"}']);
@@ -69,9 +70,11 @@ for (const kind of dbKinds()) {
         );
         await waitFor(() => seen.events.length === 3, 1000, 'the unpublish');
         assert.deepEqual(seen.events[2], { at: seen.events[2]!.at, deleted: heroId });
+        assert.equal(ended, false, 'still following');
       } finally {
         stop();
       }
+      await waitFor(() => ended, 5000, 'onEnd after stop()');
     });
 
     it('with a preview token, follows every change of the working copies', async () => {
