@@ -5,6 +5,7 @@ import type { EntryRow } from '../../src/modules/content/content.table.js';
 import type { DefinitionRow } from '../../src/modules/definitions/definitions.table.js';
 import { endProjectPreviewTokens } from '../../src/modules/preview/preview.service.js';
 import { createProjectsService } from '../../src/modules/projects/projects.service.js';
+import { outbox } from '../../src/outbox/index.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
 import { pageSearchText, pageSortKey } from '../../src/shared/page-ids.js';
@@ -27,7 +28,7 @@ function fieldsFor(page: number, i: number) {
  * (definitions, entries and the pages list), with its admin's sign-in.
  */
 export async function seedProject(db: Db, name: string, pages: number, perPage: number) {
-  const projects = createProjectsService(db, createInProcessChangeBus(), {
+  const projects = createProjectsService(db, outbox, createInProcessChangeBus(), {
     allowPrivate: false,
     secrets: createSecretBox(EncryptionKey.generate()),
     endPreviewTokens: endProjectPreviewTokens,

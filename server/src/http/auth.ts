@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SessionCheck } from '../modules/auth/session-check.js';
-import type { Role } from '../modules/users/users.table.js';
+import type { SessionCheck } from '../modules/auth/index.js';
+import type { Role } from '../modules/users/index.js';
 import { AppError, forbidden, projectRequired, unauthorized, validationFailed } from '../shared/errors.js';
 import type { Credential, SecretKeyPrincipal, SessionPrincipal } from '../shared/principals.js';
 import type { AccessRule, RequiredRole } from './access.js';

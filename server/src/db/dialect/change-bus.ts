@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../../config.js';
+import { FLUSH_ALL } from '../../shared/memo-cache.js';
 import { loadPg } from '../pg-driver.js';
 
 /**
@@ -24,8 +25,7 @@ import { loadPg } from '../pg-driver.js';
  */
 export type ChangeListener = (topic: string, key: string) => void;
 
-/** Topic delivered to subscribers when they must drop everything (invalidations may have been lost). */
-export const FLUSH_ALL = '*';
+export { FLUSH_ALL };
 
 /**
  * What the caches listen for. Anything that changes what a visitor or a build reads must notify:

@@ -28,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0005_webhooks': m0005,
   '0006_keys_objects': m0006,
   '0007_definition_sync_secrets': m0007,
+  // No 0008: never committed, and not reusable: the migrator refuses one that sorts before an applied migration.
   '0009_entry_versions': m0009,
   '0010_preview_tokens': m0010,
   '0011_activity': m0011,

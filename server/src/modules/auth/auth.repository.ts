@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import type { SessionPrincipal } from '../../shared/principals.js';
+import { accountsView } from '../users/index.js';
 import type { SetPasswordTokensTable } from './auth.table.js';
 
 export async function insertSession(
@@ -17,7 +18,7 @@ export async function findLiveSession(
 ): Promise<SessionPrincipal | null> {
   const row = await db
     .selectFrom('sessions')
-    .innerJoin('accounts', 'accounts.id', 'sessions.accountId')
+    .innerJoin(accountsView(db).as('accounts'), 'accounts.id', 'sessions.accountId')
     .select(['sessions.tokenHash', 'sessions.accountId', 'accounts.email'])
     .where('sessions.tokenHash', '=', tokenHash)
     .where('sessions.expiresAt', '>', now)
@@ -81,13 +82,6 @@ export async function reserveAttempt(
       and (select count(*) from login_failures
            where ip = ${f.ip} and created_at > ${since}) < ${limits.address}`.execute(db);
   return Number(result.numAffectedRows ?? 0) === 1;
-}
-
-export async function recordFailure(
-  db: DbOrTx,
-  f: { id: string; ip: string; email: string; createdAt: string },
-) {
-  await db.insertInto('loginFailures').values(f).execute();
 }
 
 export async function clearFailures(db: DbOrTx, ip: string, email: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
 import { Envelope, errors } from '../../http/schemas.js';
 import { forbidden, invalidCredentials, rateLimited, unauthorized } from '../../shared/errors.js';
-import { NOT_EVERY_PROJECT } from '../users/users.service.js';
+import { NOT_EVERY_PROJECT } from '../users/index.js';
 import {
   ChangePasswordBody,
   LoginBody,

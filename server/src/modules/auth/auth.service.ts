@@ -1,12 +1,12 @@
 import type { Db, Tx } from '../../db/database.js';
+import type { Outbox } from '../../outbox/index.js';
 import { invalidCredentials, notFound, unauthorized } from '../../shared/errors.js';
 import { hashPassword, normalizeEmail, verifyPassword } from '../../shared/passwords.js';
 import type { SessionPrincipal } from '../../shared/principals.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt, isoNow } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import * as projects from '../projects/projects.repository.js';
-import * as users from '../users/users.repository.js';
+import * as projects from '../projects/index.js';
+import * as users from '../users/index.js';
 import * as repo from './auth.repository.js';
 import type { LoginLimiter } from './login-limit.js';
 import { consumeSetPasswordLink, usableSetPasswordLink } from './set-password.js';
@@ -42,10 +42,12 @@ export interface AuthHooks {
 
 export function createAuthService(
   db: Db,
+  outbox: Outbox,
   limiter: LoginLimiter,
   sessionTtlSeconds: number,
   hooks: AuthHooks,
 ) {
+  const { recordActivity } = outbox;
   /** 256 random bits; only the SHA-256 is stored, so a database leak yields no usable session. */
   async function issue(accountId: string, trx: Db = db): Promise<IssuedSession> {
     const token = randomToken('', 32);

@@ -2,8 +2,8 @@ import type { DbOrTx } from '../../db/database.js';
 import { forbidden, unauthorized } from '../../shared/errors.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt } from '../../shared/time.js';
-import * as users from '../users/users.repository.js';
-import { NOT_EVERY_PROJECT } from '../users/users.service.js';
+import * as users from '../users/index.js';
+import { NOT_EVERY_PROJECT } from '../users/index.js';
 import * as repo from './auth.repository.js';
 import type { SetPasswordTokensTable } from './auth.table.js';
 

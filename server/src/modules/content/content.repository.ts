@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { dialectOf, isOneOf } from '../../db/dialect/index.js';
 import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
-import { checkedRole, type SessionCheck } from '../auth/session-check.js';
-import { positionOfEntry } from '../definitions/definitions.repository.js';
+import { checkedRole, type SessionCheck } from '../auth/index.js';
+import { declaredFieldsOf, positionOfEntry } from '../definitions/index.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 
 /** Where the entry's component is on its page (its definition's position; issue 37). */
@@ -118,15 +118,6 @@ export const findEntryForWrite = (
     EntryForWrite | undefined
   >;
 };
-
-/** The fields the entry's component definition declares (a subquery correlated on `entry`). */
-const declaredFieldsOf = (db: DbOrTx, entry: 'e' | 'contentEntries') =>
-  db
-    .selectFrom('componentDefinitions as d')
-    .select('d.fields')
-    .where('d.projectId', '=', sql.ref<string>(`${entry}.projectId`))
-    .where('d.pageId', '=', sql.ref<string>(`${entry}.pageId`))
-    .where('d.instanceKey', '=', sql.ref<string>(`${entry}.instanceKey`));
 
 /**
  * updateEntryQuery for a write that read the entry beforehand without its lock (content.service.ts,

@@ -8,7 +8,7 @@ import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
 import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { notFound, preconditionFailed } from '../../shared/errors.js';
-import { LIMITS } from '../definitions/limits.js';
+import { LIMITS } from '../definitions/index.js';
 import {
   BulkPublishBody,
   BulkPublishResult,

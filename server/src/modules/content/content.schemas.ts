@@ -1,7 +1,6 @@
 import Type from 'typebox';
 import { Strict, Timestamp } from '../../http/schemas.js';
-import { PageId } from '../definitions/definitions.schemas.js';
-import { LIMITS } from '../definitions/limits.js';
+import { LIMITS, PageId } from '../definitions/index.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 

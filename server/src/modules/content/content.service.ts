@@ -15,25 +15,15 @@ import {
   writeTogetherIfMatched,
 } from '../../db/dialect/together.js';
 import { createStatementTemplates } from '../../db/statement-templates.js';
+import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { memberBehind, type SystemActor, type UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
-import { actorLabel } from '../activity/activity.describe.js';
-import { activityWrite, recordActivity } from '../activity/activity.repository.js';
-import {
-  type SessionCheck,
-  sessionAllows,
-  sessionCheckPassed,
-  verifySessionCheck,
-} from '../auth/session-check.js';
-import { byPosition } from '../definitions/definitions.repository.js';
-import type { EntryStubs } from '../definitions/definitions.service.js';
-import { checkFieldValue } from '../definitions/field-types.js';
-import { LIMITS } from '../definitions/limits.js';
-import { eventWrite } from '../events/events.repository.js';
+import { type SessionCheck, sessionAllows, sessionCheckPassed, verifySessionCheck } from '../auth/index.js';
+import { byPosition, checkFieldValue, type EntryStubs, LIMITS } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
@@ -176,7 +166,8 @@ export const entryStubs: EntryStubs = {
  * publishing claims its schedule and acts in one transaction, so a crash between the two leaves
  * neither); createContentService wraps each in a transaction for the HTTP routes.
  */
-export function createContentOperations(definitions: DeclaredTypes) {
+export function createContentOperations(outbox: Outbox, definitions: DeclaredTypes) {
+  const { activityWrite, eventWrite, recordActivity } = outbox;
   /** Checks values against the entry's declared field types and the limits (400 listing every problem). */
   const validate = (row: repo.EntryForWrite, values: Fields, merged: Fields): void =>
     checkFields(definitions.fieldTypesOf(row.declaredFields), values, merged);
@@ -394,6 +385,7 @@ export function createContentOperations(definitions: DeclaredTypes) {
 
 export function createContentService(
   db: Db,
+  outbox: Outbox,
   bus: ChangeBus,
   definitions: DeclaredTypes,
   /** Told when a statement template would not reproduce its build (a bug; the write still succeeds). */
@@ -401,7 +393,8 @@ export function createContentService(
 ) {
   const pages = createPublishedPages(db, bus);
   const { validate, lockedEntry, planUpdate, updateRowIn, bulkPublishIn, unpublishIn, publishEntryIn } =
-    createContentOperations(definitions);
+    createContentOperations(outbox, definitions);
+  const { recordActivity } = outbox;
   // PostgreSQL only: there a lock costs round trips (BEGIN, the locking read, COMMIT); SQLite's are in-process.
   const memo = dialectOf(db) === 'postgres' ? createEntryMemo() : null;
   // The optimistic PATCH's statement, compiled once per shape (src/db/statement-templates.ts).

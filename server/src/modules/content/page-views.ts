@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { byPosition } from '../definitions/definitions.repository.js';
+import { byPosition } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
 

@@ -1,12 +1,10 @@
 import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
+import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { byCodeUnits } from '../../shared/canonical.js';
 import { notFound } from '../../shared/errors.js';
 import { isSharedPageId } from '../../shared/page-ids.js';
 import { memberBehind } from '../../shared/principals.js';
-import { actorLabel } from '../activity/activity.describe.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import { enqueueEvent } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import { type Actor, describeEntry } from './content.service.js';
 import type { EntryRow } from './content.table.js';
@@ -65,7 +63,8 @@ export function contentTargets(definitions: Pick<PageDefinitions, 'exists'>) {
  * unpublish: one `content.unpublished` event (webhooks, deploy hooks) and the page and snapshot
  * caches dropped on every instance, all in the deleting transaction.
  */
-export function createPagesService(db: Db, bus: ChangeBus, definitions: PageDefinitions) {
+export function createPagesService(db: Db, outbox: Outbox, bus: ChangeBus, definitions: PageDefinitions) {
+  const { enqueueEvent, recordActivity } = outbox;
   async function announceDeleted(
     trx: Tx,
     changed: (topic: string, key: string) => Promise<void>,

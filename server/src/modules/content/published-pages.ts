@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { type ChangeBus, pageKey, splitPageKey, TOPICS } from '../../db/dialect/change-bus.js';
 import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
 import { MemoCache } from '../../shared/memo-cache.js';
-import { byPosition } from '../definitions/definitions.repository.js';
+import { byPosition } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 
 /** The visitor's view of a page, ready to send: the exact bytes of the envelope and their ETag. */

@@ -12,19 +12,18 @@ export const definitionsOfPage = (db: DbOrTx, projectId: string, pageId: string)
     .where('pageId', '=', pageId)
     .execute();
 
-export const findDefinition = (
-  db: DbOrTx,
-  projectId: string,
-  pageId: string,
-  instanceKey: string,
-): Promise<DefinitionRow | undefined> =>
+/**
+ * The fields an entry's component definition declares, as a subquery correlated on `entry` (the
+ * alias of the outer row, which has projectId, pageId and instanceKey): content folds it into the
+ * first statement of a write, so reading the definition costs no round trip.
+ */
+export const declaredFieldsOf = (db: DbOrTx, entry: string) =>
   db
-    .selectFrom('componentDefinitions')
-    .selectAll()
-    .where('projectId', '=', projectId)
-    .where('pageId', '=', pageId)
-    .where('instanceKey', '=', instanceKey)
-    .executeTakeFirst();
+    .selectFrom('componentDefinitions as d')
+    .select('d.fields')
+    .where('d.projectId', '=', sql.ref<string>(`${entry}.projectId`))
+    .where('d.pageId', '=', sql.ref<string>(`${entry}.pageId`))
+    .where('d.instanceKey', '=', sql.ref<string>(`${entry}.instanceKey`));
 
 /** Whether the page has a definition: one probe of the primary key (project_id, page_id, …). */
 export async function pageHasDefinitions(db: DbOrTx, projectId: string, pageId: string): Promise<boolean> {

@@ -1,13 +1,12 @@
 import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
+import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { AppError, type FieldProblem, forbidden, validationFailed } from '../../shared/errors.js';
 import { pageIdProblem } from '../../shared/page-ids.js';
 import type { ActivityActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
-import { actorLabel } from '../activity/activity.describe.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import type { WindowLimiter } from '../rate-limits/window-limiter.js';
+import type { WindowLimiter } from '../rate-limits/index.js';
 import * as repo from './definitions.repository.js';
 import type { DefinitionRow } from './definitions.table.js';
 import { LIMITS } from './limits.js';
@@ -138,7 +137,14 @@ export interface SyncRequest {
   dryRun: boolean;
 }
 
-export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryStubs, deps: DefinitionsDeps) {
+export function createDefinitionsService(
+  db: Db,
+  outbox: Outbox,
+  bus: ChangeBus,
+  entries: EntryStubs,
+  deps: DefinitionsDeps,
+) {
+  const { recordActivity } = outbox;
   /** The publishable key's bounds: the project's mode (locked: 403) and the shared sync limit. */
   async function scopeFor(projectId: string, caller: SyncCaller): Promise<SyncScope> {
     if (caller === 'member') return 'full';

@@ -1,7 +1,6 @@
 import { type ChangeBus, FLUSH_ALL, pageKey, TOPICS } from '../../db/dialect/change-bus.js';
 import { rateLimited } from '../../shared/errors.js';
-import type { Entry } from '../content/content.service.js';
-import type { PageViews } from '../content/page-views.js';
+import type { Entry, PageViews } from '../content/index.js';
 
 /**
  * Live updates (contract §10): the open Server-Sent Events streams of this instance, grouped by page.

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Strict } from '../../http/schemas.js';
-import { PageId } from '../definitions/definitions.schemas.js';
+import { PageId } from '../definitions/index.js';
 
 export const LiveQuery = Strict({ pageId: PageId }, { examples: [{ pageId: '/' }] });
 

@@ -1,9 +1,9 @@
 import type { Db, DbOrTx } from '../../db/database.js';
 import { type ChangeBus, type Changed, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
+import type { Outbox } from '../../outbox/index.js';
 import type { UserActor } from '../../shared/principals.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt, isoNow } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
 import * as repo from './preview.repository.js';
 
 export const PREVIEW_TOKEN_PREFIX = 'cms_pv_';
@@ -53,7 +53,8 @@ export interface ResolvedPreviewToken {
  * or in the site's build (it can write, and lives a week); a signed stateless token (it could not be
  * ended before it expires, and a lookup by hash is one indexed read, like sessions).
  */
-export function createPreviewService(db: Db, changes: ChangeBus) {
+export function createPreviewService(db: Db, outbox: Outbox, changes: ChangeBus) {
+  const { recordActivity } = outbox;
   return {
     async create(projectId: string, accountId: string, ttlSeconds: number = PREVIEW_TTL.default) {
       const token = randomToken(PREVIEW_TOKEN_PREFIX);

@@ -91,6 +91,31 @@ export async function findRole(db: DbOrTx, accountId: string, projectId: string)
   return row?.role ?? null;
 }
 
+/** Projects the account administers, sorted. */
+export async function adminProjectIds(db: DbOrTx, accountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .select('projectId')
+    .where('accountId', '=', accountId)
+    .where('role', '=', 'admin')
+    .orderBy('projectId')
+    .execute();
+  return rows.map((r) => r.projectId);
+}
+
+/**
+ * The memberships as a subquery another module joins in its own statement (sessions, API keys,
+ * projects), aliased as it likes: `.innerJoin(membershipsView(db).as('memberships'), …)`. A plain
+ * projection, so both databases fold it into the outer query: the same plan, and no round trip
+ * more, than naming the table there.
+ */
+export const membershipsView = (db: DbOrTx) =>
+  db.selectFrom('memberships').select(['memberships.accountId', 'memberships.projectId', 'memberships.role']);
+
+/** The accounts' public columns as a subquery another module joins (as membershipsView). */
+export const accountsView = (db: DbOrTx) =>
+  db.selectFrom('accounts').select(['accounts.id', 'accounts.email']);
+
 export async function projectIdsOfAccount(db: DbOrTx, accountId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('memberships')

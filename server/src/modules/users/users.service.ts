@@ -2,12 +2,12 @@ import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { type ChangeBus, type Changed, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { fromConstraint } from '../../db/dialect/constraints.js';
 import { lockRow } from '../../db/dialect/index.js';
+import type { Outbox } from '../../outbox/index.js';
 import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail } from '../../shared/passwords.js';
 import type { UserActor } from '../../shared/principals.js';
 import { isoAt, isoNow } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
 import * as repo from './users.repository.js';
 import type { Role } from './users.table.js';
 
@@ -64,11 +64,13 @@ const linkIssued = (actor: UserActor, accountId: string, email: string) => ({
  */
 export function createUsersService(
   db: Db,
+  outbox: Outbox,
   changes: ChangeBus,
   deps: SetPasswordLinks & {
     endPreviewTokens: (trx: Tx, changed: Changed, accountId: string, projectId: string) => Promise<number>;
   },
 ) {
+  const { recordActivity } = outbox;
   /** The last admin of a project cannot be demoted or removed: someone must be able to manage it. */
   async function assertNotLastAdmin(trx: Db, projectId: string, member: User): Promise<void> {
     if (member.role === 'admin' && (await repo.countAdmins(trx, projectId)) <= 1) {

@@ -16,10 +16,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
-import { pageKeys, pagePath } from '../../pages/api/pages.api';
-import { usePreviewBridge } from '../../preview/components/PreviewContext';
-import { ScheduleButton } from '../../schedules/components/ScheduleButton';
+import { useApi } from '../../auth';
+import { pageKeys, pagePath } from '../../pages';
+import { usePreviewBridge } from '../../preview';
+import { ScheduleButton } from '../../schedules';
 import {
   type ChangedBy,
   currentVersionOf,

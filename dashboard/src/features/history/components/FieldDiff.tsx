@@ -1,5 +1,5 @@
 import { Code, Table, Text } from '@mantine/core';
-import { sameValue } from '../../editor/lib/fields';
+import { sameValue } from '../../editor';
 
 const show = (value: unknown) =>
   value === undefined ? (

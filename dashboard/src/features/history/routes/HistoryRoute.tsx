@@ -6,9 +6,10 @@ import { Link, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { ApiError, messageOf } from '../../../lib/api';
 import { formatTime } from '../../../lib/format';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 import {
   type ChangedBy,
+  ConflictAlert,
   currentVersionOf,
   entryKeys,
   entryWrites,
@@ -16,10 +17,9 @@ import {
   useHistory,
   usePageEntries,
   whoChanged,
-} from '../../editor/api/entries.api';
-import { ConflictAlert } from '../../editor/components/ConflictAlert';
-import { pageKeys, pagePath } from '../../pages/api/pages.api';
-import { useProject } from '../../projects/api/projects.api';
+} from '../../editor';
+import { pageKeys, pagePath } from '../../pages';
+import { useProject } from '../../projects';
 import { FieldDiff } from '../components/FieldDiff';
 
 /**

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, inProject, messageOf } from '../../../lib/api';
 import { postWithProgress } from '../../../lib/upload';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 import { mediaKeys } from './media.api';
 
 export interface Upload {

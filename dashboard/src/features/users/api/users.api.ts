@@ -1,8 +1,8 @@
 import type { Schemas } from '@folio/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { inProject, unwrap } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
-import { projectKeys } from '../../projects/api/projects.api';
+import { useApi } from '../../auth';
+import { projectKeys } from '../../projects';
 
 export type Member = Schemas['User'];
 export type Role = Member['role'];

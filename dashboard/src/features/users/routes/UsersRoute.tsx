@@ -7,8 +7,8 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { alertOf } from '../../../lib/api';
 import { formatTime } from '../../../lib/format';
-import { useUser } from '../../auth/api/session';
-import { useRole } from '../../projects/api/projects.api';
+import { useUser } from '../../auth';
+import { useRole } from '../../projects';
 import { type Member, type Role, useMembers, useMemberWrites } from '../api/users.api';
 import { InviteForm } from '../components/InviteForm';
 

@@ -1,0 +1,2 @@
+/** The signed-in session: the API client it carries, and who is signed in. */
+export { useApi, useSession, useUser } from './api/session';

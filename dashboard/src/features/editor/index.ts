@@ -1,0 +1,13 @@
+/** A page's entries and their history, for the history screen beside the editor. */
+export {
+  type ChangedBy,
+  currentVersionOf,
+  entryKeys,
+  entryWrites,
+  isConflict,
+  useHistory,
+  usePageEntries,
+  whoChanged,
+} from './api/entries.api';
+export { ConflictAlert } from './components/ConflictAlert';
+export { sameValue } from './lib/fields';
