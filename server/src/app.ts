@@ -40,8 +40,8 @@ import {
 import { dashboardRoutes } from './modules/dashboard/index.js';
 import {
   createDefinitionsService,
+  declarationsOf,
   definitionsRoutes,
-  fieldTypesOf,
   pageDefinitions,
 } from './modules/definitions/index.js';
 import { createDeploysService, deploysRoutes } from './modules/deploys/index.js';
@@ -290,7 +290,7 @@ export async function buildApp({
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const content = createContentService(db, outbox, changes, { fieldTypesOf }, (err) =>
+  const content = createContentService(db, outbox, changes, { declarationsOf }, (err) =>
     app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
   );
   const definitions = createDefinitionsService(db, outbox, changes, entryStubs, {
@@ -328,7 +328,7 @@ export async function buildApp({
   };
   const live = createLiveHub(changes, {
     ...liveLimits,
-    views: (projectId, pageId) => pageViews(db, projectId, pageId),
+    views: (projectId, pageId, drafts) => pageViews(db, projectId, pageId, drafts),
     previewStillLive: preview.stillLive,
     log: app.log,
   });

@@ -4,7 +4,7 @@ import {
   createContentOperations,
   publishedEntriesForSnapshot,
 } from '../modules/content/index.js';
-import { fieldTypesOf, pageDefinitions } from '../modules/definitions/index.js';
+import { declarationsOf, pageDefinitions } from '../modules/definitions/index.js';
 import { callDeployHooks, fireDeployTriggers, triggersFromEvents } from '../modules/deploys/index.js';
 import { publishedObjectsForSnapshot } from '../modules/objects/index.js';
 import { prunePreviewTokens } from '../modules/preview/index.js';
@@ -29,7 +29,7 @@ import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
  */
 export const sweepJobs: readonly SweepJob[] = [
   runDueSchedules({
-    content: createContentOperations(outbox, { fieldTypesOf }),
+    content: createContentOperations(outbox, { declarationsOf }),
     targets: contentTargets(pageDefinitions),
     mayPublish,
   }),

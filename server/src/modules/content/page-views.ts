@@ -2,13 +2,17 @@ import type { Db } from '../../db/database.js';
 import { byPosition } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
+import { problemsOfRows } from './publish-rules.js';
 
 /** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, in page order. */
 export interface PageViews {
   /** Visitors: entries with a published copy, showing it (the shape published-pages.ts serialises). */
   visitor: Entry[];
-  /** A member's session or a preview token: every entry, working fields. */
-  editor: Entry[];
+  /**
+   * A member's session or a preview token: every entry, working fields, and its `problems` (contract
+   * §13). Null when not asked for (no stream shows drafts): those checks stay off visitors' path.
+   */
+  editor: Entry[] | null;
 }
 
 /**
@@ -16,14 +20,25 @@ export interface PageViews {
  * change and fan it out to every stream, whichever view each one has. Built on toEntry so a field
  * added to entries reaches the streams too.
  */
-export async function pageViews(db: Db, projectId: string, pageId: string): Promise<PageViews> {
-  const rows = await repo.entriesOfPage(db, projectId, pageId);
+export async function pageViews(
+  db: Db,
+  projectId: string,
+  pageId: string,
+  /** Whether the editor view is wanted: its `problems` are computed only then (visitors never wait on them). */
+  drafts = true,
+): Promise<PageViews> {
+  const rows = drafts
+    ? await repo.entriesOfPageWithDeclarations(db, projectId, pageId)
+    : await repo.entriesOfPage(db, projectId, pageId);
   rows.sort(byPosition);
+  const problems = drafts
+    ? await problemsOfRows(db, rows as unknown as repo.EntryWithDeclarations[])
+    : new Map();
   const editor: Entry[] = [];
   const visitor: Entry[] = [];
   for (const row of rows) {
     const entry = toEntry(row);
-    editor.push(entry);
+    if (drafts) editor.push({ ...entry, problems: problems.get(row.id) ?? [] });
     if (row.publishedFields === null) continue;
     visitor.push({
       ...entry,
@@ -34,5 +49,5 @@ export async function pageViews(db: Db, projectId: string, pageId: string): Prom
       version: row.publishedVersion ?? row.version,
     });
   }
-  return { visitor, editor };
+  return { visitor, editor: drafts ? editor : null };
 }

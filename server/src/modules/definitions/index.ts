@@ -1,6 +1,6 @@
 /**
- * Component definitions: owns `component_definitions`. Lends the field types and limits content
- * checks values against, the page id schema, and the declared-fields subquery of a content write.
+ * Component definitions: owns `component_definitions`. Lends the declarations and their checks
+ * (shape on every write, rules at publish) content applies, the limits, the page id schema, and the declared-fields subquery of a content write.
  */
 export { byPosition, declaredFieldsOf, positionOfEntry } from './definitions.repository.js';
 export { definitionsRoutes } from './definitions.routes.js';
@@ -8,9 +8,16 @@ export { PageId } from './definitions.schemas.js';
 export {
   createDefinitionsService,
   type DefinitionsService,
+  declarationsOf,
   type EntryStubs,
-  fieldTypesOf,
   pageDefinitions,
 } from './definitions.service.js';
-export { checkFieldValue } from './field-types.js';
+export { FieldValuesDoc } from './field-declaration.schemas.js';
+export {
+  checkPublish,
+  checkWrite,
+  type Declarations,
+  holdsItems,
+  type ReferenceWritten,
+} from './field-values.js';
 export { LIMITS } from './limits.js';
