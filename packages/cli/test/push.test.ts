@@ -95,6 +95,36 @@ for (const kind of dbKinds()) {
       assert.match(again.out, / {2}\/ {7}unchanged\n {2}\/about {2}unchanged\n/);
     });
 
+    it('asks before it removes fields; --yes answers for scripts; with nobody to ask it refuses', async () => {
+      const v3 = { '/': [{ ...v2['/'][0]!, fields: [{ key: 'title', type: 'text' }] }, v2['/'][1]!] };
+      file('v3.json', v3);
+      const listed = /This push removes fields that FILE no longer lists:\n {2}\/ hero: image\n/;
+
+      const script = await folio(['push', 'v3.json'], { env: site.env, cwd: files.dir });
+      assert.equal(script.code, 2);
+      assert.match(script.err, listed);
+      assert.match(script.err, /there is no terminal to ask on; nothing was written/);
+      assert.match(script.err, /Add --yes to remove them/);
+      assert.deepEqual(await definitions('/'), v2['/']);
+
+      const declined = await folio(['push', 'v3.json'], { env: site.env, cwd: files.dir, answer: false });
+      assert.equal(declined.code, 1);
+      assert.match(declined.err, listed);
+      assert.match(declined.err, /Remove them\? \[y\/N\]\nfolio push: nothing was written/);
+      assert.deepEqual(await definitions('/'), v2['/']);
+
+      const accepted = await folio(['push', 'v3.json'], { env: site.env, cwd: files.dir, answer: true });
+      assert.equal(accepted.code, 0, accepted.err);
+      assert.deepEqual(await definitions('/'), v3['/']);
+
+      // Adding needs no question; removing again with --yes asks nothing (no `ask` here at all).
+      assert.equal((await folio(['push', 'v2.json'], { env: site.env, cwd: files.dir })).code, 0);
+      const yes = await folio(['push', 'v3.json', '--yes'], { env: site.env, cwd: files.dir });
+      assert.equal(yes.code, 0, yes.err);
+      assert.deepEqual(await definitions('/'), v3['/']);
+      assert.equal((await folio(['push', 'v2.json'], { env: site.env, cwd: files.dir })).code, 0);
+    });
+
     it('pushes with a write secret key and --project; a read key is refused', async () => {
       const key = async (access: 'read' | 'write') =>
         ok(
