@@ -25,6 +25,7 @@ import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
 import { contentRoutes } from './modules/content/content.routes.js';
 import { createContentService, entryStubs } from './modules/content/content.service.js';
+import { entriesRoutes } from './modules/content/entries.routes.js';
 import { pageViews } from './modules/content/page-views.js';
 import { entryDeletionRoutes, pagesRoutes } from './modules/content/pages.routes.js';
 import { contentTargets, createPagesService } from './modules/content/pages.service.js';
@@ -259,6 +260,7 @@ export async function buildApp({
     objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
   });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
+  await app.register(entriesRoutes(content), { prefix: '/v1/entries' });
   // Pages as a whole (list, deletion): entries with their definitions, handed over like field types.
   const pages = createPagesService(db, changes, pageDefinitions);
   await app.register(entryDeletionRoutes(pages), { prefix: '/v1/content' });

@@ -254,7 +254,7 @@ export type paths = {
         };
         /**
          * An entry's publish audit trail
-         * @description Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.
+         * @description Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down), and (`action: "saved"`) each working copy a restore replaced while no record held it. Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.
          */
         get: operations["listEntryHistory"];
         put?: never;
@@ -277,6 +277,8 @@ export type paths = {
         /**
          * Restore a version from the history into the working copy
          * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+         *
+         *     A restore loses nothing: when the working copy it replaces equals no record of the entry's history (an unpublished draft), that working copy is first recorded as a history row with `action: "saved"` (the restoring caller as `actor`), so restoring it back is one more restore. Restoring the version the working copy already holds changes nothing.
          *
          *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.
          */
@@ -323,6 +325,8 @@ export type paths = {
          *     Visitors (publishable or secret key) get only entries with a published copy, showing the published fields (an edited entry keeps showing its old fields until republished), with `status: "published"` and `updatedAt` = `publishedAt`. An unknown page is an empty list. Visitor responses carry `ETag` and `Cache-Control: no-cache`; `If-None-Match` answers 304.
          *
          *     A member's session sent with the key (`Authorization: Bearer <token>` plus `x-cms-key`) adds drafts: every entry with its working fields; `status` is "published" only while the working copy equals the published copy. A preview token (`x-cms-preview`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are `Cache-Control: private, no-store`.
+         *
+         *     A page id with the form of an entry id (`ent_` and 26 base-32 characters) is 400 `validation_failed` naming `GET /v1/entries/:entryId`, which reads one entry.
          *
          *     Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).
          */
@@ -396,9 +400,29 @@ export type paths = {
         };
         /**
          * Component definitions of a page (for the dashboard)
-         * @description The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list.
+         * @description The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list. A page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId`.
          */
         get: operations["listDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entries/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One entry, as an editor reads it
+         * @description The entry exactly as `GET /v1/content/:pageId` shows it to the same caller: its working fields, with `status` "published" only while they equal the published copy. Callers: a member's session (any role) plus the project's `x-cms-key`, or a preview token (`x-cms-preview`) beside the key. An id that is not an entry of the key's project is 404. Answers are `Cache-Control: private, no-store`.
+         */
+        get: operations["getEntry"];
         put?: never;
         post?: never;
         delete?: never;
@@ -608,7 +632,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a page
-         * @description The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
+         * @description The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404; a page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId` (delete an entry with `DELETE /v1/content/:entryId`). If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
          *
          *     Callers: a project admin's session plus the project's `x-cms-key`.
          */
@@ -1530,7 +1554,8 @@ export type components = {
         HistoryItem: {
             id: string;
             entryId: string;
-            action: "publish" | "unpublish";
+            /** @description `publish` and `unpublish` record those changes; `saved` is a working copy that a restore replaced while no other record held it (its `actor` is the one who restored). */
+            action: "publish" | "unpublish" | "saved";
             fields: {
                 [key: string]: unknown;
             };
@@ -4862,6 +4887,135 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    getEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Entry"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

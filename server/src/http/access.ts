@@ -60,6 +60,17 @@ export const access = {
     requireSiteKey: true,
     sessionCheckedInWrite: true,
   },
+  /**
+   * One entry as the site's editor reads it (GET /v1/entries/:entryId): any member's session plus the
+   * site's publishable key, or a preview token beside the key (contract §15, §17), as a page read.
+   */
+  memberWithSiteKey: {
+    allow: ['session'],
+    project: true,
+    role: 'member',
+    requireSiteKey: true,
+    preview: true,
+  },
   /** An admin removing content from the site (entry and page deletion): session plus the site's publishable key. */
   adminWithSiteKey: { allow: ['session'], project: true, role: 'admin', requireSiteKey: true },
   /**

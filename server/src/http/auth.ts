@@ -161,7 +161,7 @@ async function authenticate(
     if (!previewProjectId) throw unauthorized('The x-cms-preview token is unknown or has expired.');
     if (!rule.preview) {
       throw forbidden(
-        'Preview tokens are read-only: they are accepted only on GET /v1/content/:pageId, GET /v1/objects and GET /v1/live.',
+        'Preview tokens are read-only: they are accepted only on GET /v1/content/:pageId, GET /v1/entries/:entryId, GET /v1/objects and GET /v1/live.',
       );
     }
     if (!siteProjectId) throw unauthorized('A preview token needs the x-cms-key of its project beside it.');
@@ -290,7 +290,8 @@ function securityFor(rule: AccessRule): Record<string, string[]>[] {
     secretKey: 'secretKey',
     preview: 'preview',
   };
-  if (rule.requireSiteKey) return [{ session: [], publishableKey: [] }];
-  const alone = rule.allow.map((c) => ({ [names[c]]: [] }));
+  const alone = rule.requireSiteKey
+    ? [{ session: [], publishableKey: [] }]
+    : rule.allow.map((c) => ({ [names[c]]: [] }));
   return rule.preview ? [...alone, { publishableKey: [], preview: [] }] : alone;
 }

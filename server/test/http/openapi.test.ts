@@ -39,6 +39,7 @@ const OPERATION_IDS = [
   'deletePage',
   'deleteUser',
   'deleteWebhook',
+  'getEntry',
   'getHealth',
   'getMe',
   'getProject',

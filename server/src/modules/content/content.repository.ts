@@ -250,6 +250,24 @@ export function historyOf(
     .execute();
 }
 
+/** Whether any history record of the entry holds exactly these fields (canonical JSON text). */
+export async function historyHoldsFields(
+  db: DbOrTx,
+  projectId: string,
+  entryId: string,
+  fields: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('entryHistory')
+    .select('id')
+    .where('projectId', '=', projectId)
+    .where('entryId', '=', entryId)
+    .where('fields', '=', fields)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export const findHistory = (
   db: DbOrTx,
   projectId: string,

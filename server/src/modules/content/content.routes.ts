@@ -6,6 +6,7 @@ import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
+import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { notFound, preconditionFailed } from '../../shared/errors.js';
 import { LIMITS } from '../definitions/limits.js';
 import {
@@ -50,12 +51,19 @@ Visitors (publishable or secret key) get only entries with a published copy, sho
 
 A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x-cms-key\`) adds drafts: every entry with its working fields; \`status\` is "published" only while the working copy equals the published copy. A preview token (\`x-cms-preview\`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are \`Cache-Control: private, no-store\`.
 
+A page id with the form of an entry id (\`ent_\` and 26 base-32 characters) is 400 \`validation_failed\` naming \`GET /v1/entries/:entryId\`, which reads one entry.
+
 ${CORS_NOTE}`,
           params: PageParams,
-          response: { 200: Envelope(Type.Array(Entry)), 304: NotModified, ...errors(400, 401, 403) },
+          response: {
+            200: Envelope(Type.Array(Entry)),
+            304: NotModified,
+            ...errors(entryIdAsPageId(), 401, 403),
+          },
         },
       },
       async (request, reply) => {
+        refuseEntryIdAsPageId(request.params.pageId);
         const projectId = projectIdOf(request);
         if (seesWorkingCopies(request.auth)) {
           reply.header('cache-control', 'private, no-store');
@@ -154,7 +162,7 @@ ${IF_MATCH_NOTE}`,
           operationId: 'listEntryHistory',
           summary: "An entry's publish audit trail",
           description:
-            'Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.',
+            'Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down), and (`action: "saved"`) each working copy a restore replaced while no record held it. Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.',
           params: EntryParams,
           querystring: PageQuery,
           response: { 200: PageEnvelope(HistoryItem), ...errors(400, notFound('Entry')) },
@@ -176,6 +184,8 @@ ${IF_MATCH_NOTE}`,
           operationId: 'restoreEntryVersion',
           summary: 'Restore a version from the history into the working copy',
           description: `The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+
+A restore loses nothing: when the working copy it replaces equals no record of the entry's history (an unpublished draft), that working copy is first recorded as a history row with \`action: "saved"\` (the restoring caller as \`actor\`), so restoring it back is one more restore. Restoring the version the working copy already holds changes nothing.
 
 ${IF_MATCH_NOTE}`,
           params: HistoryParams,

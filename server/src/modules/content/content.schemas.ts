@@ -86,7 +86,10 @@ export const HistoryItem = Type.Object(
   {
     id: Type.String(),
     entryId: Type.String(),
-    action: Type.Union([Type.Literal('publish'), Type.Literal('unpublish')]),
+    action: Type.Union([Type.Literal('publish'), Type.Literal('unpublish'), Type.Literal('saved')], {
+      description:
+        '`publish` and `unpublish` record those changes; `saved` is a working copy that a restore replaced while no other record held it (its `actor` is the one who restored).',
+    }),
     fields: Type.Record(Type.String(), Type.Unknown()),
     actor: Type.Object({ id: Type.String(), email: Type.String() }),
     at: Timestamp,

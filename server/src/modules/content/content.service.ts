@@ -471,6 +471,13 @@ export function createContentService(
     peekPage: pages.peek,
     cacheCounts: pages.cacheCounts,
 
+    /** One entry as a member's session (or a preview token) sees it on its page: the working copy. */
+    async entryForEditor(projectId: string, entryId: string): Promise<Entry> {
+      const row = await repo.findEntry(db, projectId, entryId);
+      if (!row) throw notFound('Entry');
+      return toEntry(row);
+    },
+
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
       const rows = await repo.entriesOfPage(db, projectId, pageId);
       return rows.map(toEntry).sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
@@ -545,12 +552,34 @@ export function createContentService(
         // The definition may have changed since: the restored values must still fit their types.
         validate(row, fields, fields);
         await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
+        // A restore loses nothing (contract §15): a working copy that no history record holds (an
+        // unpublished draft) is recorded first, so restoring it back is one more restore. Rejected:
+        // asking the client to confirm, which a script or a second tab would skip.
+        const now = isoNow();
+        const kept = !(await repo.historyHoldsFields(trx, projectId, row.id, row.fields));
+        if (kept) {
+          const member = memberBehind(actor);
+          await runSideWrites(trx, [
+            repo.historyWrite([
+              {
+                id: newId('his'),
+                projectId,
+                entryId: row.id,
+                action: 'saved',
+                fields: row.fields,
+                actorId: member.id,
+                actorEmail: member.email,
+                at: now,
+              },
+            ]),
+          ]);
+        }
         await recordActivity(trx, projectId, actor, {
           action: 'entry.restored',
           target: { type: 'entry', id: row.id },
-          summary: `${actorLabel(actor)} restored ${describeEntry(row)} to the version of ${past.at}.`,
+          summary: `${actorLabel(actor)} restored ${describeEntry(row)} to the version of ${past.at}${kept ? ' (the draft it replaced is kept in its history)' : ''}.`,
         });
-        return toEntry(await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: isoNow() }));
+        return toEntry(await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: now }));
       });
     },
   };

@@ -21,13 +21,16 @@ export interface ContentEntriesTable {
   publishedVersion: number | null;
 }
 
-/** The publish audit trail: one row per publish or unpublish of an entry. */
+/**
+ * The publish audit trail: one row per publish or unpublish of an entry, and `saved` for a working
+ * copy that a restore replaced while no other row held it (contract §15).
+ */
 export interface EntryHistoryTable {
   id: string;
   projectId: string;
   entryId: string;
-  action: 'publish' | 'unpublish';
-  /** Canonical JSON: the fields published, or the fields that were taken down. */
+  action: 'publish' | 'unpublish' | 'saved';
+  /** Canonical JSON: the fields published, taken down, or kept from before a restore. */
   fields: string;
   actorId: string;
   actorEmail: string;

@@ -4,6 +4,7 @@ import { access } from '../../http/access.js';
 import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Deleted, Envelope, errors } from '../../http/schemas.js';
+import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { notFound } from '../../shared/errors.js';
 import { EntryParams, PageDeleted, PageParams, PageSummary } from './content.schemas.js';
 import type { PagesService } from './pages.service.js';
@@ -43,17 +44,20 @@ export const pagesRoutes =
           tags,
           operationId: 'deletePage',
           summary: 'Delete a page',
-          description: `The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. ${DELETE_EVENT}
+          description: `The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404; a page id with the form of an entry id is 400 naming \`GET /v1/entries/:entryId\` (delete an entry with \`DELETE /v1/content/:entryId\`). ${DELETE_EVENT}
 
 ${ADMIN_NOTE}`,
           params: PageParams,
-          response: { 200: Envelope(PageDeleted), ...errors(400, notFound('Page')) },
+          response: { 200: Envelope(PageDeleted), ...errors(entryIdAsPageId(), notFound('Page')) },
         },
       },
-      async (request) => ({
-        data: await pages.deletePage(projectIdOf(request), request.params.pageId, userActorOf(request)),
-        error: null,
-      }),
+      async (request) => {
+        refuseEntryIdAsPageId(request.params.pageId);
+        return {
+          data: await pages.deletePage(projectIdOf(request), request.params.pageId, userActorOf(request)),
+          error: null,
+        };
+      },
     );
   };
 

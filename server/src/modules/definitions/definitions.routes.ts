@@ -4,6 +4,7 @@ import { access } from '../../http/access.js';
 import { activityActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { AppError } from '../../shared/errors.js';
 import {
   Definition,
@@ -82,14 +83,14 @@ export const definitionsRoutes =
           operationId: 'listDefinitions',
           summary: 'Component definitions of a page (for the dashboard)',
           description:
-            'The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list.',
+            'The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list. A page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId`.',
           params: PageParams,
-          response: { 200: Envelope(Type.Array(Definition)), ...errors(400, 401, 403) },
+          response: { 200: Envelope(Type.Array(Definition)), ...errors(entryIdAsPageId(), 401, 403) },
         },
       },
-      async (request) => ({
-        data: await definitions.ofPage(projectIdOf(request), request.params.pageId),
-        error: null,
-      }),
+      async (request) => {
+        refuseEntryIdAsPageId(request.params.pageId);
+        return { data: await definitions.ofPage(projectIdOf(request), request.params.pageId), error: null };
+      },
     );
   };
