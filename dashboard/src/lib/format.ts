@@ -2,6 +2,10 @@
 export const formatTime = (iso: string): string =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** A timestamp to the second, where two versions a minute apart must read differently (history). */
+export const formatTimeExact = (iso: string): string =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
 /** A byte count as people read it: 512 B, 48.2 KB, 3.1 MB. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
