@@ -11,7 +11,17 @@ const imageUrlOf = (value: unknown): string | null => {
 };
 
 /** A value as an editor reads it: rich text rendered (safely), an image as its picture, the rest as text. */
-function Show({ value, type, side }: { value: unknown; type: FieldType | undefined; side: string }) {
+function Show({
+  value,
+  type,
+  side,
+  field,
+}: {
+  value: unknown;
+  type: FieldType | undefined;
+  side: string;
+  field: string;
+}) {
   if (value === undefined || value === null) {
     return (
       <Text span c="dimmed" size="sm">
@@ -28,7 +38,7 @@ function Show({ value, type, side }: { value: unknown; type: FieldType | undefin
         <img
           className="folio-diff-image"
           src={local ? `${image}?w=240&h=160` : image}
-          alt={`The image of ${side}`}
+          alt={`${field}, ${side}`}
           width={120}
           height={80}
         />
@@ -81,10 +91,10 @@ export function FieldDiff({
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Show value={version[key]} type={types[key]} side="this version" />
+                <Show value={version[key]} type={types[key]} side="this version" field={key} />
               </Table.Td>
               <Table.Td>
-                <Show value={working[key]} type={types[key]} side="the working copy" />
+                <Show value={working[key]} type={types[key]} side="the working copy" field={key} />
               </Table.Td>
             </Table.Tr>
           );

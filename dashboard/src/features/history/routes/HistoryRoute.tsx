@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
-import { ApiError, messageOf } from '../../../lib/api';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { ApiError, messageOf } from '../../../lib/api';
 import { formatTimeExact } from '../../../lib/format';
 import { useApi } from '../../auth/api/session';
 import {
