@@ -23,6 +23,7 @@ import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginLimiter } from './modules/auth/login-limit.js';
+import { issueSetPasswordLink } from './modules/auth/set-password.js';
 import { contentRoutes } from './modules/content/content.routes.js';
 import { createContentService, entryStubs } from './modules/content/content.service.js';
 import { entriesRoutes } from './modules/content/entries.routes.js';
@@ -207,8 +208,12 @@ export async function buildApp({
     allowPrivate: config.allowPrivateHookTargets,
     secrets,
   });
-  const users = createUsersService(db);
-  const auth = createAuthService(db, createLoginLimiter(db), config.sessionTtlSeconds);
+  const users = createUsersService(db, { issue: issueSetPasswordLink });
+  const auth = createAuthService(db, createLoginLimiter(db), config.sessionTtlSeconds, {
+    // TODO(issue 38): end the preview tokens the account created (contract §17), with the preview
+    // module's function for it: preview.revokeTokensOf(accountId) or however issue 38 names it.
+    onPasswordChanged: async () => {},
+  });
   const apiKeys = createApiKeysService(db, {
     onTouchError: (err) => app.log.warn({ err }, 'could not record an API key as used'),
   });

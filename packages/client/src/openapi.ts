@@ -205,6 +205,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password
+         * @description `currentPassword` must be the account's password: a wrong one is 401 `invalid_credentials` and counts as a failed sign-in for the login limit (10 failures in 15 minutes for one client address and email, then 429 with Retry-After). `newPassword`: 8 to 256 characters. Success ends every other session of the account (the presented one stays valid), records `user.password_changed` in each of its projects, and answers `{ changed: true }`.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/refresh": {
         parameters: {
             query?: never;
@@ -219,6 +239,26 @@ export type paths = {
          * @description Returns a new token with a fresh lifetime; the presented token stops working at once.
          */
         post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/set-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with a set-password link
+         * @description No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours), unknown, or issued before its account joined another project is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403.
+         */
+        post: operations["setPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -826,7 +866,10 @@ export type paths = {
         /** List the members of the project */
         get: operations["listUsers"];
         put?: never;
-        /** Add a user to the project */
+        /**
+         * Add a user to the project
+         * @description An email that already has an account adds a membership (its password is left alone, and no set-password link is ever issued for it). A new account takes `password`, or, without one, is created unable to sign in and the answer carries `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours): the invitee sets a password with POST /v1/auth/set-password. The link is void if the account joins another project before it is used. Activity: `user.added`, and `user.password_reset_issued` when a link was issued (never with the token).
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -850,6 +893,26 @@ export type paths = {
         head?: never;
         /** Change a member's name or role */
         patch: operations["patchUser"];
+        trace?: never;
+    };
+    "/v1/users/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a set-password link for a member
+         * @description A project admin's session. Answers `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours) for a member of the project, to hand over: POST /v1/auth/set-password with it sets the account's password and ends its sessions. Issuing ends none of them, and voids the account's older link. Only an admin of every project the account belongs to may issue one (403 otherwise: an admin of one site cannot take over an account that also belongs to another); the right is checked again when the link is used. Activity: `user.password_reset_issued` in every project of the account, never with the token.
+         */
+        post: operations["issuePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/webhooks": {
@@ -1032,7 +1095,7 @@ export type components = {
              * @description What was done (contract §8).
              * @enum {string}
              */
-            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
             target: {
                 /** @description `project`, `user`, `apiKey`, `webhook`, `page`, `entry`, `object`, `media` or `schedule`. */
                 type: string;
@@ -1107,6 +1170,12 @@ export type components = {
             pageId: string;
             published: string[];
         };
+        /** ChangePasswordBody */
+        ChangePasswordBody: {
+            currentPassword: string;
+            /** @example correct horse battery */
+            newPassword: string;
+        };
         /** CreateApiKeyBody */
         CreateApiKeyBody: {
             name: string;
@@ -1157,7 +1226,7 @@ export type components = {
         };
         /**
          * CreateUserBody
-         * @description An email that already has an account is added to the project; its password is left as it is.
+         * @description An email that already has an account is added to the project; its password is left as it is. Without `password`, a new account is created without one and the answer carries a set-password link to hand over.
          */
         CreateUserBody: {
             /**
@@ -1169,7 +1238,7 @@ export type components = {
             /** @example editor */
             role: "admin" | "editor";
             /** @example correct horse battery */
-            password: string;
+            password?: string;
         };
         /** CreateWebhookBody */
         CreateWebhookBody: {
@@ -1249,6 +1318,39 @@ export type components = {
                 /** @enum {string} */
                 role: "admin";
             };
+        };
+        /**
+         * CreatedUser
+         * @description The member; with `setPasswordToken` and `setPasswordExpiresAt` only when a new account was created without a password.
+         * @example {
+         *       "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "email": "grace@example.com",
+         *       "name": "Grace Hopper",
+         *       "role": "editor",
+         *       "createdAt": "2026-11-21T09:30:00.000Z",
+         *       "setPasswordToken": "cms_sp_kq3Xw9…43 characters…",
+         *       "setPasswordExpiresAt": "2026-11-24T09:30:00.000Z"
+         *     }
+         */
+        CreatedUser: {
+            /** @example usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2 */
+            id: string;
+            email: string;
+            name: string;
+            /** @example editor */
+            role: "admin" | "editor";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description Shown once: hand it to the account's owner, who sends it to POST /v1/auth/set-password (the dashboard builds a link from it). Only its hash is stored. */
+            setPasswordToken?: string;
+            /**
+             * Format: date-time
+             * @description 72 hours after it was issued.
+             */
+            setPasswordExpiresAt?: string;
         };
         /**
          * Definition
@@ -1728,6 +1830,16 @@ export type components = {
             updatedAt: string;
         };
         /**
+         * PasswordChanged
+         * @example {
+         *       "changed": true
+         *     }
+         */
+        PasswordChanged: {
+            /** @enum {boolean} */
+            changed: true;
+        };
+        /**
          * PreviewToken
          * @example {
          *       "token": "cms_pv_3q2-7wEvT1d0ZlG7nWcC3XqfJ9x5mYbA2kHsP8uL0rE",
@@ -2020,6 +2132,29 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             expiresAt: string;
+        };
+        /** SetPasswordBody */
+        SetPasswordBody: {
+            /** @description The `setPasswordToken` an admin handed over (`cms_sp_…`). */
+            token: string;
+            /** @example correct horse battery */
+            password: string;
+        };
+        /**
+         * SetPasswordLink
+         * @example {
+         *       "setPasswordToken": "cms_sp_kq3Xw9…43 characters…",
+         *       "setPasswordExpiresAt": "2026-11-24T09:30:00.000Z"
+         *     }
+         */
+        SetPasswordLink: {
+            /** @description Shown once: hand it to the account's owner, who sends it to POST /v1/auth/set-password (the dashboard builds a link from it). Only its hash is stored. */
+            setPasswordToken: string;
+            /**
+             * Format: date-time
+             * @description 72 hours after it was issued.
+             */
+            setPasswordExpiresAt: string;
         };
         /**
          * SiteActor
@@ -2671,7 +2806,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description What was done (contract §8). */
-                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
                 /** @description Only records about this resource. */
                 targetId?: string;
                 /** @description Only records by this user or API key (a member's id also finds the scheduled work done on their behalf). */
@@ -3467,6 +3602,170 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery",
+                 *       "newPassword": "a longer passphrase still"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordChanged"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `invalid_credentials`, `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_credentials" | "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     refreshSession: {
         parameters: {
             query?: never;
@@ -3517,6 +3816,153 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    setPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "cms_sp_kq3Xw9…43 characters…",
+                 *       "password": "a long passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoginResult"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -7900,17 +8346,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description An email that already has an account is added to the project; its password is left as it is. */
+        /** @description An email that already has an account is added to the project; its password is left as it is. Without `password`, a new account is created without one and the answer carries a set-password link to hand over. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "grace@example.com",
-                 *       "name": "Grace Hopper",
-                 *       "role": "editor",
-                 *       "password": "a long passphrase"
-                 *     }
-                 */
                 "application/json": components["schemas"]["CreateUserBody"];
             };
         };
@@ -7923,7 +8361,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["User"];
+                        data: components["schemas"]["CreatedUser"];
                         error: null;
                     };
                 };
@@ -8351,6 +8789,135 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    issuePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SetPasswordLink"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

@@ -1,7 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ActivityTable } from '../modules/activity/activity.table.js';
 import type { ApiKeyProjectsTable, ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
-import type { LoginFailuresTable, SessionsTable } from '../modules/auth/auth.table.js';
+import type {
+  LoginFailuresTable,
+  SessionsTable,
+  SetPasswordTokensTable,
+} from '../modules/auth/auth.table.js';
 import type { ContentEntriesTable, EntryHistoryTable } from '../modules/content/content.table.js';
 import type { ComponentDefinitionsTable } from '../modules/definitions/definitions.table.js';
 import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deploys.table.js';
@@ -25,6 +29,7 @@ export interface Database {
   accounts: AccountsTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;
+  setPasswordTokens: SetPasswordTokensTable;
   previewTokens: PreviewTokensTable;
   activity: ActivityTable;
   loginFailures: LoginFailuresTable;

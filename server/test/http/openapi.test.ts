@@ -27,6 +27,7 @@ type Document = {
 const OPERATION_IDS = [
   'bulkPublishPage',
   'cancelSchedule',
+  'changePassword',
   'createApiKey',
   'createPreviewToken',
   'createProject',
@@ -45,6 +46,7 @@ const OPERATION_IDS = [
   'getProject',
   'getReadiness',
   'getSnapshot',
+  'issuePasswordReset',
   'listActivity',
   'listApiKeys',
   'listDefinitions',
@@ -74,6 +76,7 @@ const OPERATION_IDS = [
   'rotateWebhookSecret',
   'saveObjects',
   'serveMedia',
+  'setPassword',
   'streamPageChanges',
   'syncDefinitions',
   'testWebhook',

@@ -13,6 +13,7 @@ import * as m0012 from './0012_schedules.js';
 import * as m0013 from './0013_shared_limits.js';
 import * as m0014 from './0014_media_public_base.js';
 import * as m0015 from './0015_preview_url.js';
+import * as m0017 from './0017_passwords_page_order.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0013_shared_limits': m0013,
   '0014_media_public_base': m0014,
   '0015_preview_url': m0015,
+  '0017_passwords_page_order': m0017,
 };

@@ -6,6 +6,8 @@ export const ACTIVITY_ACTIONS = [
   'user.added',
   'user.updated',
   'user.removed',
+  'user.password_changed',
+  'user.password_reset_issued',
   'api_key.created',
   'api_key.revoked',
   'webhook.created',
