@@ -26,7 +26,7 @@ current='setting up'
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 cleanup() {
   local status=$?
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   if [[ $status -ne 0 ]]; then
     printf '\nFAILED at: %s\nThe folder is kept for a look: %s\n' "$current" "$work"
@@ -42,23 +42,29 @@ receiver_port=$(free_port 4000)
 [[ $port == 3000 ]] || echo "Port 3000 is taken: Folio runs on $port and the commands' addresses say so."
 [[ $receiver_port == 4000 ]] || echo "Port 4000 is taken: the receiver runs on $receiver_port."
 
-current='git clone'
-say "$current"
-git clone --quiet --no-hardlinks "$repo" "$clone"
-cd "$clone"
-git log --oneline -1
+if [[ -n "${FRESH_CLONE_REUSE:-}" && -d "$clone/node_modules" ]]; then
+  # Only to work on this script: the clone and install of an earlier run, then the READMEs' steps.
+  cd "$clone"
+  echo "Reusing $clone (FRESH_CLONE_REUSE): no clone, no install."
+else
+  current='git clone'
+  say "$current"
+  git clone --quiet --no-hardlinks "$repo" "$clone"
+  cd "$clone"
+  git log --oneline -1
 
-current='npm install (once)'
-say "$current"
-install=(npm install --no-audit --no-fund)
-if [[ -n "${FRESH_CLONE_EMPTY_CACHE:-}" ]]; then install+=(--cache "$work/npm-cache"); fi
-"${install[@]}"
+  current='npm install (once)'
+  say "$current"
+  install=(npm install --no-audit --no-fund)
+  if [[ -n "${FRESH_CLONE_EMPTY_CACHE:-}" ]]; then install+=(--cache "$work/npm-cache"); fi
+  "${install[@]}"
+fi
 
 # The code blocks (```sh) of one README section, with the addresses moved to the ports in use.
 blocks() { # file, section heading
   awk -v section="$2" '
     $0 == section { inside = 1; next }
-    inside && /^## / { exit }
+    inside && /^## / { inside = 0 }
     inside && /^```sh$/ { block = 1; next }
     inside && /^```$/ && block { block = 0; print "#--- end of block"; next }
     block { print }
@@ -81,14 +87,15 @@ run_steps() { # label, script text
 
 current='the walk-through: start Folio and the hook receiver as its first block says'
 say "$current"
-start_block=$(blocks README.md '## A first walk-through with curl' | awk '/^#--- end of block/ { exit } { print }')
+start_block=$(blocks README.md '## A first walk-through with curl' | awk '/^#--- end of block/ { done = 1 } !done { print }')
 echo "$start_block"
 grep -q 'npm start' <<<"$start_block"
 while IFS= read -r line; do
   command=${line%%#*}
   [[ -n "${command// /}" ]] || continue
   if [[ $command == *hook-receiver* ]]; then name=receiver use=$receiver_port; else name=folio use=$port; fi
-  (cd "$clone" && PORT=$use exec bash -c "exec $command") >"$work/$name.log" 2>&1 &
+  # Its own process group (setsid), so that stopping it stops npm and the node it started.
+  (cd "$clone" && PORT=$use exec setsid bash -c "$command") >"$work/$name.log" 2>&1 &
   pids+=($!)
 done <<<"$start_block"
 for _ in $(seq 1 60); do
@@ -114,7 +121,7 @@ grep -q 'POST /deploy' "$work/receiver.log"
 
 current="the example site's README, Five minutes"
 say "$current"
-site=$(blocks "$clone/examples/site/README.md" '## Five minutes' | grep -v '^npm run dev' | awk '/^npm run build:site/ { exit } { print }')
+site=$(blocks "$clone/examples/site/README.md" '## Five minutes' | grep -v '^npm run dev' | awk '/^npm run build:site/ { done = 1 } !done { print }')
 echo "$site"
 run_steps example-site "cd '$clone'
 export FOLIO_URL=http://127.0.0.1:$port

@@ -1,7 +1,8 @@
 import { Button, Group, Loader, NavLink, Text } from '@mantine/core';
-import { Suspense } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { useSession, useUser } from '../features/auth/api/session';
+import { ChangePasswordDialog } from '../features/auth/components/ChangePasswordDialog';
 import { useRole } from '../features/projects/api/projects.api';
 import { ProjectSwitcher } from '../features/projects/components/ProjectSwitcher';
 import { Logo } from './Logo';
@@ -29,6 +30,7 @@ export function Shell() {
   const user = useUser();
   const { pathname } = useLocation();
   const role = useRole(projectId ?? '');
+  const [changingPassword, setChangingPassword] = useState(false);
 
   return (
     // A plain grid rather than Mantine's AppShell, which writes its sizes into a <style> element that
@@ -44,6 +46,9 @@ export function Shell() {
             <Text size="sm" c="white">
               {user.email}
             </Text>
+            <Button variant="white" size="xs" onClick={() => setChangingPassword(true)}>
+              Change password
+            </Button>
             <Button variant="white" size="xs" onClick={() => void signOut()}>
               Sign out
             </Button>
@@ -68,6 +73,7 @@ export function Shell() {
           })}
         </nav>
       )}
+      <ChangePasswordDialog opened={changingPassword} onClose={() => setChangingPassword(false)} />
       <main className="folio-main">
         {/* Screens other than pages and the editor are loaded on demand (router.tsx). */}
         <Suspense fallback={<Loader role="status" aria-label="Loading the screen" />}>

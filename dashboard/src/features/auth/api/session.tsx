@@ -26,6 +26,7 @@ import { askOpenTabs, shareWithTabs, tellTabs } from './tab-share';
  */
 
 type Me = Schemas['Me'];
+type Login = { token: string; expiresAt: string; user: Me };
 export type SessionState =
   | { status: 'checking' }
   | { status: 'signedOut'; reason?: 'expired' }
@@ -35,6 +36,8 @@ interface SessionValue {
   state: SessionState;
   api: FolioClient;
   signIn(email: string, password: string): Promise<void>;
+  /** Signs in with a login's answer obtained elsewhere (a set-password link answers as login does). */
+  adopt(login: Login): void;
   signOut(): Promise<void>;
   /** After the account changed (a project created): reload `me`. */
   refreshUser(): Promise<void>;
@@ -131,9 +134,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [api]);
 
-  const signIn = useCallback(
-    async (email: string, password: string) => {
-      const login = unwrap(await api.POST('/v1/auth/login', { body: { email, password } }));
+  const adopt = useCallback(
+    (login: Login) => {
       // Another account in this tab: nothing of the previous one may show (cache, drafts).
       const previous = storage.get(ACCOUNT);
       if (previous && previous !== login.user.id) {
@@ -146,6 +148,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setState({ status: 'signedIn', user: login.user });
     },
     [api, queryClient],
+  );
+
+  const signIn = useCallback(
+    async (email: string, password: string) => {
+      adopt(unwrap(await api.POST('/v1/auth/login', { body: { email, password } })));
+    },
+    [api, adopt],
   );
 
   const signOut = useCallback(async () => {
@@ -166,8 +175,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [api]);
 
   const value = useMemo(
-    () => ({ state, api, signIn, signOut, refreshUser }),
-    [state, api, signIn, signOut, refreshUser],
+    () => ({ state, api, signIn, adopt, signOut, refreshUser }),
+    [state, api, signIn, adopt, signOut, refreshUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
