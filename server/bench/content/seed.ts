@@ -43,6 +43,7 @@ export async function seedProject(db: Db, name: string, pages: number, perPage: 
         instanceKey,
         componentId: 'Section',
         fields: JSON.stringify([{ key: 'title', type: 'text' }]),
+        position: i,
         createdAt: now,
         updatedAt: now,
       });

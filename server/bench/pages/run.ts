@@ -67,6 +67,7 @@ async function main() {
         definitions.push({
           ...key,
           fields: '[{"key":"title","type":"text"}]',
+          position: i,
           createdAt: now,
           updatedAt: now,
         });

@@ -27,15 +27,16 @@ describeEachDb('definitions sync', (ctx) => {
 
     const again = await sync(ctx.app, site, '/', [HERO, comp('intro')]);
     assert.deepEqual(again.created, []);
-    // Additive: a sync naming only a new component keeps the others and their content.
+    // Additive: a sync naming only a new component keeps the others and their content. Entries come
+    // in page order (issue 37): a sync of new components only appends them.
     const more = await sync(ctx.app, site, '/', [comp('footer')]);
     assert.deepEqual(more.created, ['footer']);
     const after = await editorEntries(ctx.app, site, '/');
     assert.deepEqual(
       after.map((e) => e.instanceKey),
-      ['footer', 'hero', 'intro'],
+      ['hero', 'intro', 'footer'],
     );
-    assert.deepEqual(after[1]?.fields, { title: 'kept' });
+    assert.deepEqual(after[0]?.fields, { title: 'kept' });
   });
 
   it('GET definitions returns the page schemas, ordered, with updated fields after a resync', async () => {
@@ -61,9 +62,10 @@ describeEachDb('definitions sync', (ctx) => {
         d.componentId,
         d.fields,
       ]),
+      // In page order (issue 37): the order of the first sync, which the partial resync keeps.
       [
-        ['a', 'Card', [{ key: 'image', type: 'image' }]],
         ['b', 'Text', [{ key: 'body', type: 'richtext' }]],
+        ['a', 'Card', [{ key: 'image', type: 'image' }]],
       ],
     );
     assert.ok(res.body.data[0].updatedAt);

@@ -193,7 +193,8 @@ describeEachDb(
       await sync(ctx.app, site, pageId, [TEXT, HERO]);
       await sync(ctx.app, site, '/keep', [HERO]);
       const entries = await editorEntries(ctx.app, site, pageId);
-      const [hero, text] = entries;
+      const hero = entries.find((e) => e.instanceKey === 'hero');
+      const text = entries.find((e) => e.instanceKey === 'text');
       await patchEntry(ctx.app, site, hero!.id, { fields: { title: 'live' }, status: 'published' });
       assert.equal((await visitorEntries(ctx.app, site, pageId)).length, 1);
       const url = `/v1/pages/${encodeURIComponent(pageId)}`;

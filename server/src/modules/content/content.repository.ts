@@ -3,26 +3,38 @@ import type { DbOrTx, Tx } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect/index.js';
 import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
 import { checkedRole, type SessionCheck } from '../auth/session-check.js';
+import { positionOfEntry } from '../definitions/definitions.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 
-export const entriesOfPage = (db: DbOrTx, projectId: string, pageId: string): Promise<EntryRow[]> =>
+/** Where the entry's component is on its page (its definition's position; issue 37). */
+export type Positioned = { position: number };
+
+/** The entries of one page with their page positions (sort them with byPosition). */
+export const entriesOfPage = (
+  db: DbOrTx,
+  projectId: string,
+  pageId: string,
+): Promise<(EntryRow & Positioned)[]> =>
   db
     .selectFrom('contentEntries')
     .selectAll()
+    .select(positionOfEntry(db, 'contentEntries').as('position'))
     .where('projectId', '=', projectId)
     .where('pageId', '=', pageId)
     .execute();
 
-export type PublishedRow = Pick<EntryRow, 'id' | 'instanceKey' | 'componentId' | 'publishedAt'> & {
-  publishedFields: string;
-  publishedVersion: number;
-};
+export type PublishedRow = Pick<EntryRow, 'id' | 'instanceKey' | 'componentId' | 'publishedAt'> &
+  Positioned & {
+    publishedFields: string;
+    publishedVersion: number;
+  };
 
 /** The live entries of one page: one indexed range scan, no query per entry. */
 export const publishedEntriesOfPage = (db: DbOrTx, projectId: string, pageId: string) =>
   db
     .selectFrom('contentEntries')
     .select(['id', 'instanceKey', 'componentId', 'publishedFields', 'publishedAt', 'publishedVersion'])
+    .select(positionOfEntry(db, 'contentEntries').as('position'))
     .where('projectId', '=', projectId)
     .where('pageId', '=', pageId)
     .where('publishedFields', 'is not', null)

@@ -45,7 +45,7 @@ export const contentRoutes =
           tags,
           operationId: 'listPageEntries',
           summary: 'Entries of a page',
-          description: `The page path is URL-encoded ("/" becomes %2F). Entries are ordered by instanceKey (code-unit order).
+          description: `The page path is URL-encoded ("/" becomes %2F). Entries are in page order: the order in which the site's syncs sent their components (\`POST /v1/definitions/sync\` says how partial syncs place them); components from before page order was kept, and ties, in instanceKey code-unit order.
 
 Visitors (publishable or secret key) get only entries with a published copy, showing the published fields (an edited entry keeps showing its old fields until republished), with \`status: "published"\` and \`updatedAt\` = \`publishedAt\`. An unknown page is an empty list. Visitor responses carry \`ETag\` and \`Cache-Control: no-cache\`; \`If-None-Match\` answers 304.
 

@@ -29,6 +29,7 @@ import {
   sessionCheckPassed,
   verifySessionCheck,
 } from '../auth/session-check.js';
+import { byPosition } from '../definitions/definitions.repository.js';
 import type { EntryStubs } from '../definitions/definitions.service.js';
 import { checkFieldValue } from '../definitions/field-types.js';
 import { LIMITS } from '../definitions/limits.js';
@@ -480,7 +481,7 @@ export function createContentService(
 
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
       const rows = await repo.entriesOfPage(db, projectId, pageId);
-      return rows.map(toEntry).sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+      return rows.sort(byPosition).map(toEntry);
     },
 
     /**

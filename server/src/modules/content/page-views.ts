@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database.js';
-import { byCodeUnits } from '../../shared/canonical.js';
+import { byPosition } from '../definitions/definitions.repository.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
 
-/** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, ordered by instanceKey. */
+/** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, in page order. */
 export interface PageViews {
   /** Visitors: entries with a published copy, showing it (the shape published-pages.ts serialises). */
   visitor: Entry[];
@@ -18,7 +18,7 @@ export interface PageViews {
  */
 export async function pageViews(db: Db, projectId: string, pageId: string): Promise<PageViews> {
   const rows = await repo.entriesOfPage(db, projectId, pageId);
-  rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+  rows.sort(byPosition);
   const editor: Entry[] = [];
   const visitor: Entry[] = [];
   for (const row of rows) {

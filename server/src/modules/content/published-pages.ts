@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, pageKey, splitPageKey, TOPICS } from '../../db/dialect/change-bus.js';
 import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
-import { byCodeUnits } from '../../shared/canonical.js';
 import { MemoCache } from '../../shared/memo-cache.js';
+import { byPosition } from '../definitions/definitions.repository.js';
 import * as repo from './content.repository.js';
 
 /** The visitor's view of a page, ready to send: the exact bytes of the envelope and their ETag. */
@@ -14,13 +14,14 @@ const hasEntries = (page: PublishedPage): boolean => page !== EMPTY;
 /**
  * Builds the `{ data: [entries], error: null }` envelope by splicing the stored canonical JSON of
  * each entry's published fields, rather than parsing and re-serialising it: the stored text already
- * is valid JSON. Entries are ordered by instanceKey in code-unit order, the same on both dialects.
+ * is valid JSON. Entries are in page order (their definitions' positions, then instanceKey in
+ * code-unit order: the same on both dialects).
  * Visitors see the published copy, so `updatedAt` is its `publishedAt` and `version` the version it
  * was published at (a later draft save changes neither, nor this cached page).
  */
 function serialize(pageId: string, rows: repo.PublishedRow[]): PublishedPage {
   const q = JSON.stringify;
-  const sorted = rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+  const sorted = rows.sort(byPosition);
   const items = sorted.map(
     (r) =>
       `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${r.publishedFields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)},"version":${r.publishedVersion}}`,

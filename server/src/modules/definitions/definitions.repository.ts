@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
+import { byCodeUnits } from '../../shared/canonical.js';
 import type { DefinitionRow } from './definitions.table.js';
 
 export const definitionsOfPage = (db: DbOrTx, projectId: string, pageId: string): Promise<DefinitionRow[]> =>
@@ -54,6 +56,7 @@ export async function upsertDefinitions(db: DbOrTx, rows: DefinitionRow[]): Prom
       oc.columns(['projectId', 'pageId', 'instanceKey']).doUpdateSet((eb) => ({
         componentId: eb.ref('excluded.componentId'),
         fields: eb.ref('excluded.fields'),
+        position: eb.ref('excluded.position'),
         updatedAt: eb.ref('excluded.updatedAt'),
       })),
     )
@@ -99,3 +102,46 @@ export async function deleteDefinitions(
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Page order, then instanceKey in code-unit order (the tie-break, the same on both dialects). */
+export const byPosition = (
+  a: { position: number; instanceKey: string },
+  b: { position: number; instanceKey: string },
+): number => a.position - b.position || byCodeUnits(a.instanceKey, b.instanceKey);
+
+/** Moves definitions of the page to new positions (one statement, however many move). */
+export async function setPositions(
+  db: DbOrTx,
+  projectId: string,
+  pageId: string,
+  moves: ReadonlyMap<string, number>,
+): Promise<void> {
+  if (moves.size === 0) return;
+  const cases = sql.join(
+    [...moves].map(([instanceKey, position]) => sql`when ${instanceKey} then ${sql.lit(position)}`),
+    sql` `,
+  );
+  await db
+    .updateTable('componentDefinitions')
+    .set({ position: sql<number>`case ${sql.ref('instanceKey')} ${cases} else ${sql.ref('position')} end` })
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .where('instanceKey', 'in', [...moves.keys()])
+    .execute();
+}
+
+/** Far after any position: entries without a definition come last on their page. */
+const NO_POSITION = 2_147_483_647;
+
+/**
+ * The page position of the entry named by `entry` (a table or alias whose row has projectId, pageId
+ * and instanceKey), as a correlated subquery: lent to the content module so its page reads come in
+ * page order in the same statement, without it naming this module's table.
+ */
+export const positionOfEntry = (db: DbOrTx, entry: string) =>
+  sql<number>`coalesce((${db
+    .selectFrom('componentDefinitions as d')
+    .select('d.position')
+    .where('d.projectId', '=', sql.ref<string>(`${entry}.projectId`))
+    .where('d.pageId', '=', sql.ref<string>(`${entry}.pageId`))
+    .where('d.instanceKey', '=', sql.ref<string>(`${entry}.instanceKey`))}), ${sql.lit(NO_POSITION)})`;

@@ -33,6 +33,8 @@ Who may change what (contract §11). The publishable key (x-cms-key) ships in ev
 - \`open\`: the sent definitions replace the stored ones (development).
 A member's session (Authorization: Bearer, editor or admin; it counts when sent beside the key too) or a \`write\` secret key (the project chosen as for objects save: x-cms-project-id, or the key's only site) may always change everything; a \`read\` secret key is 403. A changed \`componentId\` reaches the entry, published copy included; a changed field type applies to the next save of the entry.
 
+Page order: \`components\` is the order the site renders them. Reads of the page (\`GET /v1/content/:pageId\` and \`GET /v1/definitions/:pageId\`, for visitors, editors and live streams) list its components in that order. A sync that lists part of the page orders what it lists among the places those components hold and moves nothing it leaves out; a new component goes right after the one sent before it (or, first in the sync, right before the first listed component the page already has; a sync of new components only appends them). A change of order alone is a write (any caller the sync accepts, the publishable key in \`additive\` mode included); the same order is not.
+
 \`?dryRun=true\` (same credentials) answers \`{ pageId, created, changed: [{ instanceKey, from, to }], rejected }\` and writes nothing.
 
 Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
@@ -83,7 +85,7 @@ export const definitionsRoutes =
           operationId: 'listDefinitions',
           summary: 'Component definitions of a page (for the dashboard)',
           description:
-            'The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list. A page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId`.',
+            'The page path is URL-encoded ("/" becomes %2F). In page order (the order syncs sent the components; see POST /v1/definitions/sync), then instanceKey; an unknown page gives an empty list. A page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId`.',
           params: PageParams,
           response: { 200: Envelope(Type.Array(Definition)), ...errors(entryIdAsPageId(), 401, 403) },
         },

@@ -1,7 +1,6 @@
 import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
-import { byCodeUnits } from '../../shared/canonical.js';
 import { AppError, type FieldProblem, forbidden, validationFailed } from '../../shared/errors.js';
 import type { ActivityActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
@@ -11,6 +10,7 @@ import type { WindowLimiter } from '../rate-limits/window-limiter.js';
 import * as repo from './definitions.repository.js';
 import type { DefinitionRow } from './definitions.table.js';
 import { LIMITS } from './limits.js';
+import { pageOrder } from './page-order.js';
 import {
   type ComponentInput,
   type FieldDeclaration,
@@ -103,6 +103,22 @@ const toStored = (row: DefinitionRow): StoredDefinition => ({
   fields: JSON.parse(row.fields) as FieldDeclaration[],
 });
 
+/**
+ * Where each component of the page goes after a sync that sends `components` (page-order.ts):
+ * `positions` for every one, `moves` only where a stored position changes or a component is new.
+ */
+function positionsFor(stored: DefinitionRow[], components: ComponentInput[]) {
+  const current = [...stored].sort(repo.byPosition);
+  const order = pageOrder(
+    current.map((d) => d.instanceKey),
+    components.map((c) => c.instanceKey),
+  );
+  const positions = new Map(order.map((key, i) => [key, i]));
+  const was = new Map(current.map((d) => [d.instanceKey, d.position]));
+  const moves = new Map([...positions].filter(([key, position]) => was.get(key) !== position));
+  return { positions, moves };
+}
+
 export interface SyncRequest {
   pageId: string;
   components: ComponentInput[];
@@ -135,15 +151,12 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
       const { pageId, components } = request;
       checkDuplicates(components);
       const scope = await scopeFor(projectId, request.actor.type === 'site' ? 'site' : 'member');
-      const plan = planSync(
-        (await repo.definitionsOfPage(db, projectId, pageId)).map(toStored),
-        components,
-        scope,
-      );
+      const read = await repo.definitionsOfPage(db, projectId, pageId);
+      const plan = planSync(read.map(toStored), components, scope);
       if (request.dryRun) {
         return { pageId, created: plan.created, changed: plan.changed, rejected: plan.rejected };
       }
-      if (plan.writes.length === 0) {
+      if (plan.writes.length === 0 && positionsFor(read, components).moves.size === 0) {
         return { pageId, components: components.length, created: [], rejected: plan.rejected };
       }
 
@@ -168,6 +181,8 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         }
         const now = isoNow();
         const createdAt = new Map(storedRows.map((d) => [d.instanceKey, d.createdAt]));
+        const { positions, moves } = positionsFor(storedRows, components);
+        const written = new Set(writes.map((w) => w.instanceKey));
         await repo.upsertDefinitions(
           trx,
           writes.map((w) => ({
@@ -176,10 +191,13 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
             instanceKey: w.instanceKey,
             componentId: w.componentId,
             fields: fieldsJson(w.fields),
+            position: positions.get(w.instanceKey) ?? 0,
             createdAt: createdAt.get(w.instanceKey) ?? now,
             updatedAt: now,
           })),
         );
+        const reordered = new Map([...moves].filter(([key]) => !written.has(key)));
+        await repo.setPositions(trx, projectId, pageId, reordered);
         const created = await entries.create(trx, { projectId, pageId }, writes, now);
         // A live entry whose component changed shows differently to visitors: drop the cached page.
         // Only a full sync gets here with a new componentId; an additive one keeps the stored one.
@@ -204,12 +222,16 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         } else if (created.length > 0 || componentChanged) {
           await changed(TOPICS.draft, pageKey(projectId, pageId)); // new stubs: preview streams
         }
+        // Visitors' cached page lists its entries in page order: a new order drops it (not the
+        // snapshot, which lists entries by key).
+        const orderChanged = storedRows.some((d) => moves.has(d.instanceKey));
+        if (orderChanged && !liveChanged) await changed(TOPICS.page, pageKey(projectId, pageId));
         const createdSet = new Set(created);
         const changedCount = writes.length - added;
         await recordActivity(trx, projectId, request.actor, {
           action: 'definitions.synced',
           target: { type: 'page', id: pageId },
-          summary: `${actorLabel(request.actor)} synced the definitions of ${pageId}: ${added} added, ${changedCount} changed.`,
+          summary: `${actorLabel(request.actor)} synced the definitions of ${pageId}: ${added} added, ${changedCount} changed${orderChanged ? ', order changed' : ''}.`,
         });
         return {
           pageId,
@@ -222,14 +244,12 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
 
     async ofPage(projectId: string, pageId: string) {
       const rows = await repo.definitionsOfPage(db, projectId, pageId);
-      return rows
-        .sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey))
-        .map((r) => ({
-          componentId: r.componentId,
-          instanceKey: r.instanceKey,
-          fields: JSON.parse(r.fields) as { key: string; type: string }[],
-          updatedAt: r.updatedAt,
-        }));
+      return rows.sort(repo.byPosition).map((r) => ({
+        componentId: r.componentId,
+        instanceKey: r.instanceKey,
+        fields: JSON.parse(r.fields) as { key: string; type: string }[],
+        updatedAt: r.updatedAt,
+      }));
     },
   };
 }
