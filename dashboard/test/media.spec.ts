@@ -113,33 +113,6 @@ test('drop many images: a progress bar each, a refused file explained; thumbnail
   expect((await fetch(url)).status).toBe(404);
 });
 
-test('the Upload button opens the file chooser (keyboard: Tab to it, Enter); an editor may upload', async ({
-  page,
-}) => {
-  const site = await newSite(folio());
-  const editor = await newMember(folio(), site, 'editor');
-  await page.goto(`${folio().admin}/p/${site.projectId}/media`);
-  await signIn(page, editor.email);
-  await expect(page.getByText('The library is empty: upload the first image.')).toBeVisible();
-  // Chromium now and then drops the file chooser of the first input after a page's load (Playwright
-  // #28023: paint holding); a second Enter on the same focused button then opens it. Only Enter is tried.
-  const upload = page.getByRole('button', { name: 'Upload' });
-  let chooser: FileChooser | undefined;
-  await expect(async () => {
-    const opened = page.waitForEvent('filechooser', { timeout: 2_000 });
-    await upload.focus();
-    await page.keyboard.press('Enter');
-    chooser = await opened;
-  }).toPass({ timeout: 10_000 });
-  await chooser!.setFiles([
-    { name: 'one.png', mimeType: 'image/png', buffer: png(30, 20, [88, 140, 126]) },
-    { name: 'two.png', mimeType: 'image/png', buffer: png(20, 30, [120, 104, 168]) },
-  ]);
-  const library = page.getByRole('list', { name: 'Media library' });
-  await expect(library.getByRole('listitem')).toHaveCount(2);
-  await expect(library.getByRole('button', { name: /^one\.png/ })).toContainText('30 × 20');
-});
-
 for (const hand of HANDS) {
   test(`by ${hand}: Upload opens a chooser of the accepted types only; a file that cannot succeed says why in KB/MB, without Retry`, async ({
     page,
@@ -154,6 +127,8 @@ for (const hand of HANDS) {
     await expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/gif,image/webp,image/avif');
 
     // Issue 36: the drop zone's inner layer took the pointer, so a click on Upload reached nothing.
+    // Chromium now and then drops the file chooser of the first input after a page's load (Playwright
+    // #28023: paint holding); pressing the same button again then opens it.
     const upload = page.getByRole('button', { name: 'Upload' });
     let chooser: FileChooser | undefined;
     await expect(async () => {

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ApiError, alertOf, unwrap } from '../../../lib/api';
 import { useApi } from '../api/session';
+import { NewPasswordFields, newPasswordRules } from './NewPasswordFields';
 
 /**
  * "Change password" for every account (`POST /v1/auth/password`, contract §15): the current password and
@@ -19,8 +20,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
     initialValues: { current: '', password: '', again: '' },
     validate: {
       current: (v) => (v.length > 0 ? null : 'Enter your current password'),
-      password: (v) => (v.length >= 8 && v.length <= 256 ? null : 'At least 8 characters'),
-      again: (v, values) => (v === values.password ? null : 'The two passwords differ'),
+      ...newPasswordRules,
     },
   });
   const close = () => {
@@ -61,19 +61,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
             autoComplete="current-password"
             {...form.getInputProps('current')}
           />
-          <PasswordInput
-            label="New password"
-            description="At least 8 characters"
-            required
-            autoComplete="new-password"
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label="New password again"
-            required
-            autoComplete="new-password"
-            {...form.getInputProps('again')}
-          />
+          <NewPasswordFields form={form} />
           <Text size="xs" c="dimmed">
             Your other sessions (other browsers, other computers) are signed out; this one stays.
           </Text>

@@ -1,10 +1,11 @@
-import { Alert, Button, Container, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Logo } from '../../../app/Logo';
 import { ApiError, alertOf, unwrap } from '../../../lib/api';
 import { useSession } from '../api/session';
+import { NewPasswordFields, newPasswordRules } from '../components/NewPasswordFields';
 import { tokenFromHash } from '../lib/set-password-link';
 
 /**
@@ -26,8 +27,7 @@ export function SetPasswordScreen() {
   const form = useForm({
     initialValues: { password: '', again: '' },
     validate: {
-      password: (v) => (v.length >= 8 && v.length <= 256 ? null : 'At least 8 characters'),
-      again: (v, values) => (v === values.password ? null : 'The two passwords differ'),
+      ...newPasswordRules,
     },
   });
   const submit = form.onSubmit(async ({ password }) => {
@@ -68,19 +68,7 @@ export function SetPasswordScreen() {
                   {message}
                 </Alert>
               )}
-              <PasswordInput
-                label="New password"
-                description="At least 8 characters"
-                required
-                autoComplete="new-password"
-                {...form.getInputProps('password')}
-              />
-              <PasswordInput
-                label="New password again"
-                required
-                autoComplete="new-password"
-                {...form.getInputProps('again')}
-              />
+              <NewPasswordFields form={form} />
               <Button type="submit" loading={busy}>
                 Set password and sign in
               </Button>
