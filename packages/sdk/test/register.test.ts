@@ -38,10 +38,11 @@ for (const kind of dbKinds()) {
       const editor = ok(await site.admin.GET('/v1/content/{id}', { params: { path: { id: '/' } } }));
       assert.deepEqual(
         editor.data.map((e) => [e.instanceKey, e.status]),
+        // In page order: the order the components registered (mounted), kept by the one batch.
         [
-          ['footer', 'draft'],
           ['hero', 'draft'],
           ['price', 'draft'],
+          ['footer', 'draft'],
         ],
       );
     });

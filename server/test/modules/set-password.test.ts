@@ -207,6 +207,20 @@ describeEachDb(
       inEnvelope(unknown);
     });
 
+    it('of two uses of one link racing, exactly one sets the password', async () => {
+      const { project, admin } = await newProject(ctx.app);
+      const email = uniqueEmail('racer');
+      const invited = await invite(admin.token, project.id, { email, role: 'editor' });
+      const token = invited.body.data.setPasswordToken as string;
+      const [a, b] = await Promise.all([
+        setPassword(token, 'first racer wins'),
+        setPassword(token, 'second racer wins'),
+      ]);
+      assert.deepEqual([a.status, b.status].sort(), [200, 401]);
+      const winner = a.status === 200 ? 'first racer wins' : 'second racer wins';
+      await login(ctx.app, email, winner);
+    });
+
     it('tokens are stored hashed and never appear in the activity log or the logs', async () => {
       lines.length = 0;
       const { project, admin } = await newProject(ctx.app);

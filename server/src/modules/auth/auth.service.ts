@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { invalidCredentials, notFound, unauthorized } from '../../shared/errors.js';
 import { hashPassword, normalizeEmail, verifyPassword } from '../../shared/passwords.js';
 import type { SessionPrincipal } from '../../shared/principals.js';
@@ -72,6 +72,31 @@ export function createAuthService(
     };
   }
 
+  /**
+   * The account's new password, in the caller's transaction: every session but `keepTokenHash` ends,
+   * and user.password_changed is recorded in each of its projects (`how` completes the summary).
+   */
+  async function replacePassword(
+    trx: Tx,
+    account: { id: string; email: string },
+    passwordHash: string,
+    how: string,
+    keepTokenHash?: string,
+  ): Promise<void> {
+    await users.setAccountPassword(trx, account.id, passwordHash, isoNow());
+    await repo.deleteSessionsOfAccount(trx, account.id, keepTokenHash);
+    await recordActivity(
+      trx,
+      await users.projectIdsOfAccount(trx, account.id),
+      { type: 'user', id: account.id, email: account.email },
+      {
+        action: 'user.password_changed',
+        target: { type: 'user', id: account.id },
+        summary: `${account.email} ${how}; their other sessions were ended.`,
+      },
+    );
+  }
+
   return {
     me,
 
@@ -110,20 +135,11 @@ export function createAuthService(
       }
       await limiter.succeed(ip, session.email);
       const passwordHash = await hashPassword(input.newPassword); // slow: outside the transaction
-      await db.transaction().execute(async (trx) => {
-        await users.setAccountPassword(trx, account.id, passwordHash, isoNow());
-        await repo.deleteSessionsOfAccount(trx, account.id, session.tokenHash);
-        await recordActivity(
-          trx,
-          await users.projectIdsOfAccount(trx, account.id),
-          { type: 'user', id: account.id, email: account.email },
-          {
-            action: 'user.password_changed',
-            target: { type: 'user', id: account.id },
-            summary: `${account.email} changed their password; their other sessions were ended.`,
-          },
+      await db
+        .transaction()
+        .execute((trx) =>
+          replacePassword(trx, account, passwordHash, 'changed their password', session.tokenHash),
         );
-      });
       await hooks.onPasswordChanged(account.id);
       return { changed: true };
     },
@@ -141,18 +157,7 @@ export function createAuthService(
         await consumeSetPasswordLink(trx, link);
         const account = await users.findAccountById(trx, link.accountId);
         if (!account) throw notFound('Account');
-        await users.setAccountPassword(trx, account.id, passwordHash, isoNow());
-        await repo.deleteSessionsOfAccount(trx, account.id);
-        await recordActivity(
-          trx,
-          await users.projectIdsOfAccount(trx, account.id),
-          { type: 'user', id: account.id, email: account.email },
-          {
-            action: 'user.password_changed',
-            target: { type: 'user', id: account.id },
-            summary: `${account.email} set their password with a set-password link; their other sessions were ended.`,
-          },
-        );
+        await replacePassword(trx, account, passwordHash, 'set their password with a set-password link');
         return account.id;
       });
       await hooks.onPasswordChanged(accountId);
