@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import {
   dbKinds,
   folio,
@@ -12,6 +14,10 @@ import {
   scratch,
   startFolio,
 } from './harness.js';
+
+const run = promisify(execFile);
+const cliRoot = new URL('..', import.meta.url).pathname;
+const repoRoot = new URL('../../..', import.meta.url).pathname;
 
 const v1 = {
   '/': [
@@ -119,6 +125,25 @@ for (const kind of dbKinds()) {
 
       // Adding needs no question; removing again with --yes asks nothing (no `ask` here at all).
       assert.equal((await folio(['push', 'v2.json'], { env: site.env, cwd: files.dir })).code, 0);
+      // The real command with no terminal (stdin a pipe, as in CI): it refuses rather than waits.
+      await run(
+        process.execPath,
+        [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+        {
+          cwd: cliRoot,
+        },
+      );
+      const piped = await run(process.execPath, [join(cliRoot, 'bin/folio.js'), 'push', 'v3.json'], {
+        cwd: files.dir,
+        env: { PATH: process.env.PATH, ...site.env },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      assert.equal(piped.code, 2);
+      assert.match(piped.stderr, /there is no terminal to ask on; nothing was written/);
+      assert.deepEqual(await definitions('/'), v2['/']);
+
       const yes = await folio(['push', 'v3.json', '--yes'], { env: site.env, cwd: files.dir });
       assert.equal(yes.code, 0, yes.err);
       assert.deepEqual(await definitions('/'), v3['/']);
