@@ -53,4 +53,22 @@ for (const hand of HANDS) {
     await url.fill('https://hooks.example.com/folio');
     await expect(url).not.toHaveAccessibleDescription(/CMS_ALLOW_PRIVATE_HOOK_TARGETS/);
   });
+
+  test(`by ${hand}: a deploy hook to a local address says why at its URL field, and how to allow it`, async ({
+    page,
+  }) => {
+    const site = await newSite(folio());
+    await page.goto(`${folio().admin}/p/${site.projectId}/settings`);
+    await signIn(page, site.admin.email);
+    await press(page, page.getByRole('button', { name: 'Add deploy hook' }), hand);
+    const hook = page.getByRole('group', { name: 'Deploy hook 1' });
+    await hook.getByRole('textbox', { name: /^Hook id/ }).fill('local');
+    const url = hook.getByRole('textbox', { name: /^Hook URL/ });
+    await url.fill('http://127.0.0.1:4000/deploy');
+    await press(page, page.getByRole('button', { name: 'Save deploy hooks' }), hand);
+    await expect(url).toHaveAccessibleDescription(
+      /Resolves to 127\.0\.0\.1.*CMS_ALLOW_PRIVATE_HOOK_TARGETS=true/,
+    );
+    await expectAccessible(page);
+  });
 }
