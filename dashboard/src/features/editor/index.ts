@@ -5,9 +5,10 @@ export {
   entryKeys,
   entryWrites,
   isConflict,
+  useDefinitions,
   useHistory,
   usePageEntries,
   whoChanged,
 } from './api/entries.api';
 export { ConflictAlert } from './components/ConflictAlert';
-export { sameValue } from './lib/fields';
+export { type FieldType, isFieldType, isLinkable, sameValue } from './lib/fields';

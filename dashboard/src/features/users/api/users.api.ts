@@ -38,6 +38,11 @@ export function useMemberWrites(projectId: string) {
         unwrap(await api.PATCH('/v1/users/{id}', { params: { path: { id } }, headers, body: { role } })),
       onSettled: refresh,
     }),
+    /** A set-password link for an existing account (contract §15): shown once, handed over by the admin. */
+    resetPassword: useMutation({
+      mutationFn: async (id: string) =>
+        unwrap(await api.POST('/v1/users/{id}/password-reset', { params: { path: { id } }, headers })),
+    }),
     remove: useMutation({
       mutationFn: async (id: string) =>
         unwrap(await api.DELETE('/v1/users/{id}', { params: { path: { id } }, headers })),
