@@ -97,9 +97,10 @@ test('pages list with counts, then every field type edited, saved, published, un
   await page.getByRole('button', { name: 'Publish page' }).click();
   await expect(page.getByText('Published 1 entry.')).toBeVisible();
   const live = await visitorEntries(folio(), site, HOME);
+  // In the page's order (its sync sent hero, then footer).
   expect(live.map((e) => [e.instanceKey, e.fields.note ?? e.fields.title])).toEqual([
-    ['footer', 'Closed on Mondays'],
     ['hero', 'Sourdough every morning'],
+    ['footer', 'Closed on Mondays'],
   ]);
 
   await heroForm.getByRole('button', { name: 'Unpublish' }).click();

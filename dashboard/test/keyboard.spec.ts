@@ -159,7 +159,10 @@ test('keyboard only: history of an entry, Restore', async ({ page }) => {
   await expect(older).toContainText('First');
   await tabTo(page, older.getByRole('button', { name: 'Restore' }));
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Restored into the working copy')).toBeVisible();
+  const confirm = page.getByRole('dialog', { name: 'Restore this version?' });
+  await tabTo(page, confirm.getByRole('button', { name: 'Restore' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Restored into the working copy').first()).toBeVisible();
   expect((await entryOf(folio(), site, HOME, 'hero')).fields.title).toBe('First');
 });
 

@@ -249,3 +249,21 @@ test('a frame that ends up on another origin than the preview URL is sent nothin
     await siteServer.close();
   }
 });
+
+test('a shared page (@site) has no preview: no frame, no token, and the pane says why', async ({ page }) => {
+  const site = await newSite(folio());
+  await syncPage(folio(), site, '@site', COMPONENTS);
+  await setPreviewUrl(site, 'http://127.0.0.1:9/site{pageId}');
+  const tokens: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/v1/preview-tokens')) tokens.push(request.url());
+  });
+  await page.goto(`${folio().admin}/p/${site.projectId}/pages/${encodeURIComponent('@site')}`);
+  await signIn(page, site.admin.email);
+  const pane = page.getByRole('complementary', { name: 'Preview' });
+  await expect(pane).toContainText('@site is a shared page');
+  await expect(pane.locator('iframe')).toHaveCount(0);
+  // The page's forms are there as for any page.
+  await expect(page.getByRole('region', { name: 'hero' })).toBeVisible();
+  expect(tokens).toEqual([]);
+});

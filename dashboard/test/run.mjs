@@ -57,6 +57,18 @@ if (!existsSync(chromium)) {
   done(0, 1, 1);
 }
 
+// What git sees changed under test/screenshots: a run must not touch the committed references unless
+// asked to (FOLIO_REFERENCE_SCREENSHOTS=1), so that `npm test` leaves the tree clean. No git (a
+// tarball): nothing to compare.
+const referencesChanged = () => {
+  const git = spawnSync('git', ['status', '--porcelain', '--', 'test/screenshots'], {
+    cwd: dashboard,
+    encoding: 'utf8',
+  });
+  return git.status === 0 ? git.stdout : '';
+};
+const referencesBefore = referencesChanged();
+
 rmSync(join(dashboard, 'test-results/results.json'), { force: true });
 const pw = spawnSync(
   process.execPath,
@@ -76,4 +88,12 @@ try {
   failed = 1;
 }
 if (pw.status !== 0 && failed === 0) failed = 1;
+const referencesAfter = referencesChanged();
+if (process.env.FOLIO_REFERENCE_SCREENSHOTS !== '1' && referencesAfter !== referencesBefore) {
+  process.stdout.write(
+    `\nThe run changed committed screenshots (test/screenshots), leaving the tree dirty:\n${referencesAfter}` +
+      'Tests write to test-results/screenshots; FOLIO_REFERENCE_SCREENSHOTS=1 updates the references on purpose.\n',
+  );
+  failed += 1;
+}
 done(passed, failed, failed > 0 ? 1 : 0);

@@ -30,7 +30,8 @@ test('a <script> or an event handler in text and rich text fields never runs; ri
   await expect(body).toContainText('Kept text');
   // The text field shows the markup as text.
   await expect(form.getByLabel('title')).toHaveValue(/<script>/);
-  await page.waitForTimeout(500); // an image's onerror would have fired by now
+  // Every image on the page has loaded or failed (polled each frame): an onerror would have run by now.
+  await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
 
   expect(
     await page.evaluate(() => (window as unknown as { __folioXss?: string }).__folioXss),

@@ -6,7 +6,8 @@
  * of deploy/nginx.conf. Every check goes through the proxy unless it is about one instance.
  *
  * Checks: the README walk-through; an upload served identically by both instances (bytes, ETag, URL);
- * a delete that 404s on both; a publish seen on both within 1 s; webhooks delivered once; killing one
+ * a delete that 404s on both; a publish seen on both within 1 s; a preview token ended on one refused
+ * by the other, its stream there ended within 1 s; webhooks delivered once; killing one
  * API instance mid-load loses no acknowledged write, and clients see no error beyond the requests in
  * flight at the kill. Prints its figures, writes them to bench/results/multi-instance.json, and exits
  * non-zero on the first failed check. Needs `npm run build` first and nginx (installed here when
@@ -379,6 +380,39 @@ ${site}
       max: +delays.at(-1)!.toFixed(1),
       publishes: delays.length,
     };
+  });
+
+  // 3b. A preview token ended through one instance is refused by the other at once, and a preview
+  // stream open on the other ends within 1 s (the change bus, topic preview).
+  await step('a preview token ended on A is refused on B, and its stream on B ends, within 1 s', async () => {
+    const made = await api(A, '/v1/preview-tokens', { method: 'POST', headers: editor(), body: {} });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const preview = { 'x-cms-key': project.apiKey, 'x-cms-preview': made.body.data.token as string };
+    assert.equal((await api(B, '/v1/content/%2F', { headers: preview })).status, 200);
+    const stream = await fetch(`${B}/v1/live?pageId=%2F`, { headers: preview });
+    assert.equal(stream.status, 200);
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('event: entry')) text += decoder.decode((await reader.read()).value);
+    const ended = (async () => {
+      while (!(await reader.read()).done) {
+        // heartbeats until the end
+      }
+      return performance.now();
+    })();
+    const t = performance.now();
+    const res = await api(A, '/v1/preview-tokens', { method: 'DELETE', headers: editor() });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.data.deleted, 1);
+    const read = await api(B, '/v1/content/%2F', { headers: preview });
+    assert.equal(read.status, 401, `B still reads with the ended token: ${read.status}`);
+    const streamEnded = await Promise.race([
+      ended,
+      new Promise<null>((r) => setTimeout(() => r(null), 1000)),
+    ]);
+    assert.ok(streamEnded !== null, "B's preview stream still open 1 s after the token ended on A");
+    figures.previewStreamEndedOnOtherInstanceMs = +(streamEnded - t).toFixed(1);
   });
 
   // 4. Webhooks: each event delivered once by the one worker, whichever instance took the write.

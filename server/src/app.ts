@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
-import { type ChangeBus, createChangeBus } from './db/dialect/change-bus.js';
+import { type ChangeBus, createChangeBus, transactionWithChanges } from './db/dialect/change-bus.js';
 import { migrationsApplied } from './db/migrate.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
@@ -13,60 +13,67 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/fr
 import { createLazySchemas, lazySerializerFactory } from './http/lazy-schemas.js';
 import { installAccessLog, type LogSink, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
+import { untrustedForwardingWarning } from './http/proxy-warning.js';
 import { requestId } from './http/request-id.js';
 import { installRequestMetrics, RequestSeries } from './http/request-metrics.js';
 import { installValidation } from './http/validation.js';
-import { activityRoutes } from './modules/activity/activity.routes.js';
-import { createActivityService } from './modules/activity/activity.service.js';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
-import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { createAuthService } from './modules/auth/auth.service.js';
-import { createLoginLimiter } from './modules/auth/login-limit.js';
-import { contentRoutes } from './modules/content/content.routes.js';
-import { createContentService, entryStubs } from './modules/content/content.service.js';
-import { pageViews } from './modules/content/page-views.js';
-import { entryDeletionRoutes, pagesRoutes } from './modules/content/pages.routes.js';
-import { contentTargets, createPagesService } from './modules/content/pages.service.js';
-import { publishedEntriesForSnapshot } from './modules/content/published-pages.js';
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
-import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
+import { activityRoutes, createActivityService } from './modules/activity/index.js';
+import { apiKeysRoutes, createApiKeysService } from './modules/api-keys/index.js';
+import {
+  authRoutes,
+  createAuthService,
+  createLoginLimiter,
+  issueSetPasswordLink,
+} from './modules/auth/index.js';
+import {
+  contentRoutes,
+  contentTargets,
+  createContentService,
+  createPagesService,
+  entriesRoutes,
+  entryDeletionRoutes,
+  entryStubs,
+  pagesRoutes,
+  pageViews,
+  publishedEntriesForSnapshot,
+} from './modules/content/index.js';
+import { dashboardRoutes } from './modules/dashboard/index.js';
 import {
   createDefinitionsService,
   declarationsOf,
+  definitionsRoutes,
   pageDefinitions,
-} from './modules/definitions/definitions.service.js';
-import { deploysRoutes } from './modules/deploys/deploys.routes.js';
-import { createDeploysService } from './modules/deploys/deploys.service.js';
-import { outboxBacklog } from './modules/events/events.repository.js';
-import { healthRoutes, metricsRoutes } from './modules/health/health.routes.js';
-import { createMetrics, type Metrics } from './modules/health/metrics.js';
-import { createReadiness } from './modules/health/readiness.js';
-import { createLiveHub } from './modules/live/live.hub.js';
-import { liveRoutes } from './modules/live/live.routes.js';
-import { mediaRoutes } from './modules/media/media.routes.js';
-import { mediaServeRoutes } from './modules/media/media.serve.js';
-import { createMediaService } from './modules/media/media.service.js';
-import { createVariantMaker } from './modules/media/media.variants.js';
-import { createMediaStorage } from './modules/media/storage/create.js';
-import { objectsRoutes } from './modules/objects/objects.routes.js';
-import { createObjectsService } from './modules/objects/objects.service.js';
-import { publishedObjectsForSnapshot } from './modules/objects/objects.snapshot.js';
-import { previewRoutes } from './modules/preview/preview.routes.js';
-import { createPreviewService } from './modules/preview/preview.service.js';
-import { projectsRoutes } from './modules/projects/projects.routes.js';
-import { createProjectsService } from './modules/projects/projects.service.js';
-import { createSiteCache } from './modules/projects/site-cache.js';
-import { createWindowLimiter } from './modules/rate-limits/window-limiter.js';
-import { countDue } from './modules/schedules/schedules.repository.js';
-import { schedulesRoutes } from './modules/schedules/schedules.routes.js';
-import { createSchedulesService } from './modules/schedules/schedules.service.js';
-import { snapshotRoutes } from './modules/snapshot/snapshot.routes.js';
-import { createSnapshotService } from './modules/snapshot/snapshot.service.js';
-import { usersRoutes } from './modules/users/users.routes.js';
-import { createUsersService } from './modules/users/users.service.js';
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
-import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
+} from './modules/definitions/index.js';
+import { createDeploysService, deploysRoutes } from './modules/deploys/index.js';
+import {
+  createMetrics,
+  createReadiness,
+  healthRoutes,
+  type Metrics,
+  metricsRoutes,
+} from './modules/health/index.js';
+import { createLiveHub, liveRoutes } from './modules/live/index.js';
+import {
+  createMediaService,
+  createMediaStorage,
+  createVariantMaker,
+  mediaRoutes,
+  mediaServeRoutes,
+} from './modules/media/index.js';
+import { createObjectsService, objectsRoutes, publishedObjectsForSnapshot } from './modules/objects/index.js';
+import {
+  createPreviewService,
+  endPreviewTokensOf,
+  endProjectPreviewTokens,
+  previewRoutes,
+} from './modules/preview/index.js';
+import { createProjectsService, createSiteCache, projectsRoutes } from './modules/projects/index.js';
+import { createWindowLimiter } from './modules/rate-limits/index.js';
+import { countDue, createSchedulesService, schedulesRoutes } from './modules/schedules/index.js';
+import { createSnapshotService, snapshotRoutes } from './modules/snapshot/index.js';
+import { createUsersService, usersRoutes } from './modules/users/index.js';
+import { createWebhooksService, webhooksRoutes } from './modules/webhooks/index.js';
+import { outbox, outboxBacklog } from './outbox/index.js';
 import { sealStoredSecrets } from './secrets-at-rest.js';
 import { unavailable } from './shared/errors.js';
 import { createHookClient } from './shared/hook-http.js';
@@ -87,6 +94,12 @@ declare module 'fastify' {
      * first that fails. For tests, which keep the guarantee a start used to give.
      */
     compileAllSchemas(): void;
+    /**
+     * Resolves once the writes this app makes off the request path have finished (an API key's
+     * lastUsedAt, written after the response). Closing the app waits for them; a test waits for them
+     * to see what a request wrote, or that it wrote nothing, without sleeping.
+     */
+    settled(): Promise<void>;
   }
 }
 
@@ -100,6 +113,8 @@ export interface AppOptions {
    * counts into; without it the app makes its own. One app per Metrics: the app registers its series.
    */
   metrics?: Metrics;
+  /** The clock of the limits counted in fixed windows (tests set the time); Date.now by default. */
+  now?: () => number;
 }
 
 /**
@@ -111,11 +126,14 @@ export async function buildApp({
   database,
   logStream,
   metrics = createMetrics(),
+  now = Date.now,
 }: AppOptions): Promise<FastifyInstance> {
   const logging = loggerOptions(config, logStream);
   // Cached visitor reads are answered before Fastify sees them (src/http/fast-reads.ts); the fast
   // path needs the caches built below, so the server starts with one that declines.
   let fastRead: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
+  // Set once the logger exists (below); the server's handler calls it for every request.
+  let checkForwarding: (req: IncomingMessage) => void = () => {};
   const schemas = createLazySchemas();
   const app = Fastify({
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory(schemas) } },
@@ -127,6 +145,7 @@ export async function buildApp({
       const server = createServer(
         { connectionsCheckingInterval: Math.min(config.headersTimeoutMs / 2, 5_000) },
         (req, res) => {
+          checkForwarding(req);
           if (!fastRead(req, res)) handler(req, res);
         },
       );
@@ -164,6 +183,7 @@ export async function buildApp({
     done(unavailable(1, 'This server is shutting down. Try again.'));
   });
   const accessLog = installAccessLog(app, logging);
+  checkForwarding = untrustedForwardingWarning(config.trustProxy, app.log);
   // Before any route is registered: each route gets its own recording hook (src/http/request-metrics.ts).
   const requests = new RequestSeries();
   const unmatched = installRequestMetrics(app, requests);
@@ -202,16 +222,33 @@ export async function buildApp({
       app.log.warn({ err }, 'secrets: could not seal stored secrets at start');
     }
   });
-  const projects = createProjectsService(db, changes, {
+  // A preview token ends with its creator's access and with the key (contract §16): the projects and
+  // users modules end them in the same transaction as the change, through the preview module.
+  const projects = createProjectsService(db, outbox, changes, {
     allowPrivate: config.allowPrivateHookTargets,
     secrets,
+    endPreviewTokens: endProjectPreviewTokens,
   });
-  const users = createUsersService(db);
-  const auth = createAuthService(db, createLoginLimiter(db), config.sessionTtlSeconds);
-  const apiKeys = createApiKeysService(db, {
+  const users = createUsersService(db, outbox, changes, {
+    issue: issueSetPasswordLink,
+    endPreviewTokens: endPreviewTokensOf,
+  });
+  const auth = createAuthService(db, outbox, createLoginLimiter(db), config.sessionTtlSeconds, {
+    // A new password ends the preview tokens the account created, in every project, on every instance
+    // (contract §17). Run right after the password's own transaction commits: the window between the
+    // two is one statement, and a token left by a crash there still ends with its own expiry.
+    onPasswordChanged: async (accountId) => {
+      await transactionWithChanges(db, changes, (trx, changed) =>
+        endPreviewTokensOf(trx, changed, accountId),
+      );
+    },
+  });
+  const apiKeys = createApiKeysService(db, outbox, {
     onTouchError: (err) => app.log.warn({ err }, 'could not record an API key as used'),
   });
-  const preview = createPreviewService(db);
+  const preview = createPreviewService(db, outbox, changes);
+  app.decorate('settled', () => apiKeys.settled());
+  app.addHook('onClose', async () => apiKeys.settled());
 
   const credentials: CredentialStore = {
     session: auth.resolveSession,
@@ -228,29 +265,38 @@ export async function buildApp({
   await app.register(authRoutes(auth), { prefix: '/v1/auth' });
   // Limits counted in the database (shared by every instance): project creation per client address,
   // publishable-key definitions syncs per project (contract §11).
-  const projectCreateLimit = createWindowLimiter(db, {
-    scope: 'project_create',
-    limit: config.projectCreateLimitPerHour,
-    windowMs: 3_600_000,
-    message: 'Too many projects created from this address.',
-  });
-  const syncLimit = createWindowLimiter(db, {
-    scope: 'definitions_sync',
-    limit: config.syncLimitPerMinute,
-    windowMs: 60_000,
-    message: `Too many definition syncs with the publishable key for this project (at most ${config.syncLimitPerMinute} a minute).`,
-  });
+  const projectCreateLimit = createWindowLimiter(
+    db,
+    {
+      scope: 'project_create',
+      limit: config.projectCreateLimitPerHour,
+      windowMs: 3_600_000,
+      message: 'Too many projects created from this address.',
+    },
+    now,
+  );
+  const syncLimit = createWindowLimiter(
+    db,
+    {
+      scope: 'definitions_sync',
+      limit: config.syncLimitPerMinute,
+      windowMs: 60_000,
+      message: `Too many definition syncs with the publishable key for this project (at most ${config.syncLimitPerMinute} a minute).`,
+    },
+    now,
+  );
   await app.register(projectsRoutes(projects, projectCreateLimit), { prefix: '/v1/projects' });
   await app.register(usersRoutes(users), { prefix: '/v1/users' });
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const content = createContentService(db, changes, { declarationsOf }, (err) =>
+  const content = createContentService(db, outbox, changes, { declarationsOf }, (err) =>
     app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
   );
-  const definitions = createDefinitionsService(db, changes, entryStubs, {
+  const definitions = createDefinitionsService(db, outbox, changes, entryStubs, {
     modeOf: projects.definitionSyncOf,
     limiter: syncLimit,
+    maxPages: config.maxPagesPerProject,
   });
   await app.register(definitionsRoutes(definitions), { prefix: '/v1/definitions' });
   const snapshot = createSnapshotService(changes, {
@@ -259,8 +305,9 @@ export async function buildApp({
     objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
   });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
+  await app.register(entriesRoutes(content), { prefix: '/v1/entries' });
   // Pages as a whole (list, deletion): entries with their definitions, handed over like field types.
-  const pages = createPagesService(db, changes, pageDefinitions, { declarationsOf });
+  const pages = createPagesService(db, outbox, changes, pageDefinitions, { declarationsOf });
   await app.register(entryDeletionRoutes(pages), { prefix: '/v1/content' });
   await app.register(pagesRoutes(pages), { prefix: '/v1/pages' });
   await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });
@@ -268,7 +315,7 @@ export async function buildApp({
   await app.register(activityRoutes(createActivityService(db)), { prefix: '/v1/activity' });
   // Scheduled publishing: the routes check a schedule's target with content's help (handed over like
   // the page definitions above); the worker runs them (src/jobs/handlers.ts wires what it needs).
-  await app.register(schedulesRoutes(createSchedulesService(db, contentTargets(pageDefinitions))), {
+  await app.register(schedulesRoutes(createSchedulesService(db, outbox, contentTargets(pageDefinitions))), {
     prefix: '/v1/schedules',
   });
   // Live streams follow page changes on the change bus; each change loads the page once for all
@@ -276,11 +323,13 @@ export async function buildApp({
   const liveLimits = {
     heartbeatMs: config.liveHeartbeatMs,
     maxStreamsPerProject: config.liveMaxStreamsPerProject,
+    maxStreamsPerClient: config.liveStreamsPerClient,
     maxBufferBytes: config.liveMaxBufferBytes,
   };
   const live = createLiveHub(changes, {
     ...liveLimits,
     views: (projectId, pageId, drafts, depth) => pageViews(db, projectId, pageId, drafts, depth),
+    previewStillLive: preview.stillLive,
     log: app.log,
   });
   app.addHook('preClose', async () => live.close());
@@ -305,7 +354,7 @@ export async function buildApp({
     allowPrivate: config.allowPrivateHookTargets,
   });
   app.addHook('onClose', async () => hookClient.close());
-  const webhooks = createWebhooksService(db, {
+  const webhooks = createWebhooksService(db, outbox, {
     client: hookClient,
     allowPrivateTargets: config.allowPrivateHookTargets,
     leaseMs: config.workerLeaseMs,
@@ -314,7 +363,7 @@ export async function buildApp({
   await app.register(webhooksRoutes(webhooks), { prefix: '/v1/webhooks' });
   await app.register(deploysRoutes(createDeploysService(db)), { prefix: '/v1/projects' });
   await app.register(apiKeysRoutes(apiKeys), { prefix: '/v1/api-keys' });
-  const objects = createObjectsService(db, changes);
+  const objects = createObjectsService(db, outbox, changes);
   await app.register(objectsRoutes(objects), { prefix: '/v1/objects' });
 
   // Media bytes: a local directory or an S3-compatible bucket (CMS_STORAGE). init() clears staging
@@ -327,7 +376,7 @@ export async function buildApp({
   );
   await mediaStorage.init();
   app.addHook('onClose', async () => mediaStorage.close());
-  const media = createMediaService(db, mediaStorage, {
+  const media = createMediaService(db, outbox, mediaStorage, {
     maxBytes: config.mediaMaxBytes,
     publicUrl: config.publicUrlSet ? config.publicUrl : null,
     instanceUrl: config.publicUrl,

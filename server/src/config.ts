@@ -68,9 +68,15 @@ export interface Config {
   readonly projectCreateLimitPerHour: number;
   /** Definitions syncs with the publishable key allowed per project per minute (contract §11). */
   readonly syncLimitPerMinute: number;
-  /** Live streams (GET /v1/live): heartbeat interval, open streams per project per instance, unsent bytes per stream. */
+  /** CMS_MAX_PAGES_PER_PROJECT: pages one project may hold (contract §13; part one had 1000). */
+  readonly maxPagesPerProject: number;
+  /**
+   * Live streams (GET /v1/live): heartbeat interval, open streams per project per instance, open
+   * streams per project per client address per instance (contract §16), unsent bytes per stream.
+   */
   readonly liveHeartbeatMs: number;
   readonly liveMaxStreamsPerProject: number;
+  readonly liveStreamsPerClient: number;
   readonly liveMaxBufferBytes: number;
   /**
    * CMS_ENCRYPTION_KEY: seals webhook and deploy-hook secrets. null: the key file in dataDir, created
@@ -202,8 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool('CMS_TRUST_PROXY', false),
     projectCreateLimitPerHour: int('CMS_PROJECT_CREATE_LIMIT_PER_HOUR', 20, 1),
     syncLimitPerMinute: int('CMS_SYNC_LIMIT_PER_MINUTE', 120, 1),
+    maxPagesPerProject: int('CMS_MAX_PAGES_PER_PROJECT', 20_000, 1, 1_000_000),
     liveHeartbeatMs: int('CMS_LIVE_HEARTBEAT_MS', 15_000, 10, 15_000),
     liveMaxStreamsPerProject: int('CMS_LIVE_MAX_STREAMS_PER_PROJECT', 1000, 1, 1_000_000),
+    liveStreamsPerClient: int('CMS_LIVE_STREAMS_PER_CLIENT', 20, 1, 1_000_000),
     liveMaxBufferBytes: int('CMS_LIVE_MAX_BUFFER_BYTES', 1024 * 1024, 1024),
     encryptionKey: key('CMS_ENCRYPTION_KEY'),
     encryptionKeyPrevious: key('CMS_ENCRYPTION_KEY_PREVIOUS'),

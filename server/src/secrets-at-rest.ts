@@ -1,6 +1,6 @@
 import type { Db } from './db/database.js';
-import { sealDeployHookSecrets } from './modules/projects/deploy-hooks.secrets.js';
-import { sealWebhookSecrets } from './modules/webhooks/webhooks.secrets.js';
+import { sealDeployHookSecrets } from './modules/projects/index.js';
+import { sealWebhookSecrets } from './modules/webhooks/index.js';
 import { type SecretBox, SecretBoxError } from './shared/secret-box.js';
 
 /**

@@ -6,7 +6,7 @@ import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { lockSqliteDatabase } from './db/sqlite-lock.js';
 import { startWorker, type Worker } from './jobs/worker.js';
-import { createMetrics } from './modules/health/metrics.js';
+import { createMetrics } from './modules/health/index.js';
 import { exitOnStartupError } from './shared/startup-errors.js';
 import { compileCacheStatus } from './start/compile-cache-status.js';
 

@@ -25,6 +25,17 @@ describe('config', () => {
     assert.ok(Object.isFrozen(config));
   });
 
+  it('CMS_LIVE_STREAMS_PER_CLIENT: 20 streams per client by default, at least 1', () => {
+    assert.equal(loadConfig({}).liveStreamsPerClient, 20);
+    assert.equal(loadConfig({ CMS_LIVE_STREAMS_PER_CLIENT: '3' }).liveStreamsPerClient, 3);
+    for (const bad of ['0', '-1', 'many']) {
+      assert.throws(
+        () => loadConfig({ CMS_LIVE_STREAMS_PER_CLIENT: bad }),
+        (err: unknown) => err instanceof ConfigError && err.message.includes('CMS_LIVE_STREAMS_PER_CLIENT'),
+      );
+    }
+  });
+
   it('CMS_METRICS_TOKEN and CMS_WORKER_PORT: a token is a header value, never echoed; the port differs from PORT', () => {
     const config = loadConfig({ CMS_METRICS_TOKEN: 's3cret-token', CMS_WORKER_PORT: '9464' });
     assert.equal(config.metricsToken, 's3cret-token');
@@ -97,6 +108,9 @@ describe('config', () => {
     assert.equal(config.encryptionKeyPrevious?.id, config.encryptionKey?.id);
     assert.equal(loadConfig({}).encryptionKey, null);
     assert.equal(loadConfig({}).syncLimitPerMinute, 120);
+    assert.equal(loadConfig({}).maxPagesPerProject, 20_000);
+    assert.equal(loadConfig({ CMS_MAX_PAGES_PER_PROJECT: '50' }).maxPagesPerProject, 50);
+    assert.throws(() => loadConfig({ CMS_MAX_PAGES_PER_PROJECT: '0' }), ConfigError);
     const short = Buffer.alloc(16, 3).toString('base64');
     assert.throws(
       () => loadConfig({ CMS_ENCRYPTION_KEY: short, CMS_ENCRYPTION_KEY_PREVIOUS: 'nope' }),

@@ -1,20 +1,26 @@
 import { Button, Group, Loader, NavLink, Text } from '@mantine/core';
-import { Suspense } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { useSession, useUser } from '../features/auth/api/session';
+import { ChangePasswordDialog } from '../features/auth/components/ChangePasswordDialog';
+import { useRole } from '../features/projects/api/projects.api';
 import { ProjectSwitcher } from '../features/projects/components/ProjectSwitcher';
 import { Logo } from './Logo';
 
-/** The screens of a project, in the order an editor reaches for them. */
+/**
+ * The screens of a project, in the order an editor reaches for them. `admin`: the API answers editors
+ * 403 there, so an editor's menu leaves them out rather than leading to "Admins only" (the screens
+ * still explain themselves to an editor who follows an old link).
+ */
 const SECTIONS = [
-  ['pages', 'Pages'],
-  ['media', 'Media'],
-  ['objects', 'Objects'],
-  ['users', 'Users'],
-  ['api-keys', 'API keys'],
-  ['webhooks', 'Webhooks'],
-  ['settings', 'Settings'],
-  ['activity', 'Activity'],
+  ['pages', 'Pages', false],
+  ['media', 'Media', false],
+  ['objects', 'Objects', false],
+  ['users', 'Users', false],
+  ['api-keys', 'API keys', true],
+  ['webhooks', 'Webhooks', true],
+  ['settings', 'Settings', true],
+  ['activity', 'Activity', true],
 ] as const;
 
 /** Header (project, account, sign-out), the navigation landmark and the screen. */
@@ -23,6 +29,8 @@ export function Shell() {
   const { signOut } = useSession();
   const user = useUser();
   const { pathname } = useLocation();
+  const role = useRole(projectId ?? '');
+  const [changingPassword, setChangingPassword] = useState(false);
 
   return (
     // A plain grid rather than Mantine's AppShell, which writes its sizes into a <style> element that
@@ -38,6 +46,9 @@ export function Shell() {
             <Text size="sm" c="white">
               {user.email}
             </Text>
+            <Button variant="white" size="xs" onClick={() => setChangingPassword(true)}>
+              Change password
+            </Button>
             <Button variant="white" size="xs" onClick={() => void signOut()}>
               Sign out
             </Button>
@@ -46,7 +57,7 @@ export function Shell() {
       </header>
       {projectId && (
         <nav className="folio-nav" aria-label="Main">
-          {SECTIONS.map(([path, label]) => {
+          {SECTIONS.filter(([, , admin]) => !admin || role === 'admin').map(([path, label]) => {
             const to = `/p/${projectId}/${path}`;
             const active = pathname === to || pathname.startsWith(`${to}/`);
             return (
@@ -62,6 +73,7 @@ export function Shell() {
           })}
         </nav>
       )}
+      <ChangePasswordDialog opened={changingPassword} onClose={() => setChangingPassword(false)} />
       <main className="folio-main">
         {/* Screens other than pages and the editor are loaded on demand (router.tsx). */}
         <Suspense fallback={<Loader role="status" aria-label="Loading the screen" />}>

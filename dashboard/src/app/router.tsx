@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
 import { useSession } from '../features/auth/api/session';
+import { SetPasswordScreen } from '../features/auth/routes/SetPasswordScreen';
 import { SignInScreen } from '../features/auth/routes/SignInScreen';
 import { PageEditorRoute } from '../features/editor/routes/PageEditorRoute';
 import { HistoryRoute } from '../features/history/routes/HistoryRoute';
@@ -18,6 +19,8 @@ import { Shell } from './Shell';
 function SessionGate() {
   const { state } = useSession();
   const { pathname } = useLocation();
+  // A set-password link works whoever is signed in here (or nobody): the link is the proof.
+  if (pathname === '/set-password') return <SetPasswordScreen />;
   if (state.status === 'checking') {
     return (
       <Center h="100vh">
@@ -62,6 +65,7 @@ export const createRouter = () =>
         children: [
           { index: true, element: <HomeRoute /> },
           { path: 'projects/new', element: <CreateProjectRoute /> },
+          { path: 'set-password', element: null },
           {
             path: 'p/:projectId',
             children: [

@@ -1,6 +1,6 @@
 import { Alert, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useRole } from '../features/projects/api/projects.api';
+import { useRole } from '../features/projects';
 
 /**
  * A screen only admins may use (the API answers 403 to editors): editors see its title and one sentence

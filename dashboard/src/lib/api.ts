@@ -61,6 +61,11 @@ export interface SessionHooks {
 }
 
 const REFRESH = '/v1/auth/refresh';
+/**
+ * Calls whose 401 is about what they carry, not the session: a wrong current password (`invalid_credentials`)
+ * or a used or expired set-password link. The session is still good, so the sign-in must not come back.
+ */
+const OWN_401 = new Set(['/v1/auth/password', '/v1/auth/set-password']);
 
 /**
  * A client that reports a 401 on a call made with the session, so the app can ask to sign in again
@@ -76,7 +81,7 @@ export function createApi(session: SessionHooks): FolioClient {
       // Kept before the body is read, for a second try (the refresh itself is never retried: it is the renewal).
       const again = sent && new URL(request.url).pathname !== REFRESH ? request.clone() : undefined;
       const response = await fetch(request);
-      if (response.status !== 401 || !sent) return response;
+      if (response.status !== 401 || !sent || OWN_401.has(new URL(request.url).pathname)) return response;
       const newer = again ? await session.newerToken(sent) : undefined;
       if (again && newer) {
         const headers = new Headers(again.headers);

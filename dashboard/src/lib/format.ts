@@ -2,6 +2,10 @@
 export const formatTime = (iso: string): string =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** A timestamp to the second, where two versions a minute apart must read differently (history). */
+export const formatTimeExact = (iso: string): string =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
 /** A byte count as people read it: 512 B, 48.2 KB, 3.1 MB. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -12,9 +16,14 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+  const shown = value < 10 ? value.toFixed(1).replace(/\.0$/, '') : String(Math.round(value));
+  return `${shown} ${units[unit]}`;
 }
 
 /** A timestamp or a dash, for columns such as "last used" or "next attempt". */
 export const formatMaybe = (iso: string | null | undefined, none = '—'): string =>
   iso ? formatTime(iso) : none;
+
+/** A message with byte counts written as people read them: "limit of 10485760 bytes" → "limit of 10 MB". */
+export const humanBytes = (message: string): string =>
+  message.replace(/\b(\d{4,}) bytes\b/g, (_, n: string) => formatBytes(Number(n)));

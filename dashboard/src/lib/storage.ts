@@ -2,7 +2,8 @@
  * Everything the dashboard keeps in the browser lives in sessionStorage under the `folio.` prefix:
  * the session token, the account it belongs to and unsaved drafts. sessionStorage, not localStorage:
  * it survives a reload but belongs to one tab and is gone when the tab closes, so a token left on a
- * shared computer does not outlive the window, and two tabs may hold two different accounts.
+ * shared computer does not outlive the window. A new tab takes the session from an open one
+ * (features/auth/api/tab-share.ts); two tabs may still hold two different accounts.
  * Sign-out removes every key (clearAll).
  */
 const PREFIX = 'folio.';

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { PASSWORD } from './folio';
@@ -72,12 +73,19 @@ export async function expectAccessible(page: Page) {
   ).toEqual([]);
 }
 
-/** A screenshot kept with the tests (dashboard/test/screenshots), to look at. */
+/**
+ * A screenshot to look at: each run writes dashboard/test-results/screenshots/ (ignored by git), so
+ * `npm test` leaves the tree as it found it. The committed references in test/screenshots/ (linked
+ * from the READMEs) change only on purpose: FOLIO_REFERENCE_SCREENSHOTS=1 writes them as well.
+ */
 export async function screenshot(page: Page, name: string) {
-  await page.screenshot({
-    path: new URL(`../screenshots/${name}.png`, import.meta.url).pathname,
+  const shot = await page.screenshot({
+    path: new URL(`../../test-results/screenshots/${name}.png`, import.meta.url).pathname,
     fullPage: true,
   });
+  if (process.env.FOLIO_REFERENCE_SCREENSHOTS === '1') {
+    writeFileSync(new URL(`../screenshots/${name}.png`, import.meta.url), shot);
+  }
 }
 
 /** The session token the dashboard holds (to end it from outside, as an expiry would). */
@@ -114,3 +122,19 @@ const hasFocusRing = (target: Locator) =>
       return (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none';
     });
   });
+
+export type Hand = 'mouse' | 'keyboard';
+export const HANDS: readonly Hand[] = ['mouse', 'keyboard'];
+
+/**
+ * Presses a button as an editor would with `hand`: a click of the mouse (which fails if another layer
+ * takes the pointer there), or Tab to it (its focus ring checked) and Enter.
+ */
+export async function press(page: Page, target: Locator, hand: Hand) {
+  if (hand === 'mouse') {
+    await target.click();
+  } else {
+    await tabTo(page, target);
+    await page.keyboard.press('Enter');
+  }
+}

@@ -49,7 +49,7 @@ test('in development the page registers its components; a publish shows after a 
     .poll(async () => (await cms.definitions()).map((d) => `${d.instanceKey}:${d.componentId}`), {
       timeout: 15_000,
     })
-    .toEqual(['features:FeatureList', 'hero:Hero', 'products:ProductGrid']);
+    .toEqual(['hero:Hero', 'features:FeatureList', 'products:ProductGrid']); // page order: as rendered
   const definitions = await cms.definitions();
   expect(definitions.find((d) => d.instanceKey === 'hero')?.fields.map((f) => `${f.key}:${f.type}`)).toEqual([
     'title:text',

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { editor, type Folio, newProject, PASSWORD, type Project, startFolio } from './support/folio';
 import type { Running } from './support/processes';
@@ -69,7 +70,7 @@ test('click the Hero in the pane, type, see it in the page at once, publish, a v
   await expect(heroForm).toHaveAttribute('aria-current', 'true');
   const title = heroForm.getByRole('textbox', { name: 'title', exact: true });
   await expect(title).toBeFocused();
-  await page.screenshot({ path: new URL('./screenshots/visual-editing.png', import.meta.url).pathname });
+  await screenshot(page, 'visual-editing');
 
   // Typing changes the frame's text before saving; each keystroke's delay is measured in the browser.
   await title.press('End');
@@ -85,9 +86,7 @@ test('click the Hero in the pane, type, see it in the page at once, publish, a v
   expect(median).toBeLessThan(100);
   await expect(heading).toHaveText(shows(`Fresh bread daily${KEYS}`));
   expect((await cms.entries()).find((e) => e.instanceKey === 'hero')?.fields.title).toBe('Fresh bread daily');
-  await page.screenshot({
-    path: new URL('./screenshots/visual-editing-typed.png', import.meta.url).pathname,
-  });
+  await screenshot(page, 'visual-editing-typed');
 
   // Publish as everywhere; a visitor's page (no frame, no preview) shows the new text.
   await heroForm.getByRole('button', { name: 'Publish', exact: true }).click();
@@ -153,4 +152,17 @@ async function typeAndMeasure(page: Page, keys: string): Promise<number[]> {
     delays.push(changedAt - pressedAt);
   }
   return delays;
+}
+
+/**
+ * Each run writes test-results/screenshots/ (ignored by git), so `npm test` leaves the tree clean; the
+ * committed references in test/screenshots/ change only on purpose, with FOLIO_REFERENCE_SCREENSHOTS=1.
+ */
+async function screenshot(page: Page, name: string) {
+  const shot = await page.screenshot({
+    path: new URL(`../test-results/screenshots/${name}.png`, import.meta.url).pathname,
+  });
+  if (process.env.FOLIO_REFERENCE_SCREENSHOTS === '1') {
+    writeFileSync(new URL(`./screenshots/${name}.png`, import.meta.url), shot);
+  }
 }

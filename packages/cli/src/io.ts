@@ -11,6 +11,12 @@ export interface Io {
   err(text: string): void;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /**
+   * Asks a yes/no question on the terminal and resolves true for "y"/"yes". Absent when no person can
+   * answer (stdin or stderr is not a terminal: a script, CI, a pipe), so a command that would remove
+   * something refuses instead of going ahead unseen.
+   */
+  ask?(question: string): Promise<boolean>;
 }
 
 /** A command used wrongly (a missing option, a file that is not JSON): exit code 2, with a hint. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -53,6 +53,22 @@ describe('the folio bin', () => {
     const wrong = await folioBin(['bake']);
     assert.equal(wrong.code, 2);
     assert.match(wrong.err, /bake needs the publishable key/);
+  });
+
+  it('the bin npm links is a committed, executable file that loads the build', async () => {
+    // npm links node_modules/.bin/folio only if the file exists at install time, before `prepare`
+    // builds dist/: a bin inside dist/ was not linked on a fresh clone's first install.
+    const manifest = JSON.parse(readFileSync(join(cliRoot, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    const linked = manifest.bin.folio!;
+    assert.doesNotMatch(linked, /^(\.\/)?dist\//, 'the bin must exist before the build');
+    const { stdout } = await run('git', ['ls-files', '--stage', '--', linked], { cwd: cliRoot });
+    assert.match(stdout, /^100755 /, `${linked} is tracked by git and executable`);
+    const help = await folioBin(['--help'], { bin: join(cliRoot, linked) });
+    assert.equal(help.code, 0, help.err);
+    assert.match(help.out, /^Usage: folio <command>/);
+    assert.match((await folioBin(['--version'], { bin: join(cliRoot, linked) })).out, /^\d+\.\d+\.\d+\n$/);
   });
 
   for (const kind of dbKinds()) {

@@ -27,7 +27,7 @@ export interface Outcome {
 /** Runs `folio …args` with exactly `env` as its environment (nothing of this process's leaks in). */
 export async function folio(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; answer?: boolean } = {},
 ): Promise<Outcome> {
   let out = '';
   let err = '';
@@ -40,6 +40,15 @@ export async function folio(
     },
     env: options.env ?? {},
     cwd: options.cwd ?? tmpdir(),
+    // `answer`: a person at a terminal who answers so; without it, no terminal (as in a script).
+    ...(options.answer === undefined
+      ? {}
+      : {
+          ask: async (question: string) => {
+            err += `${question} [y/N]\n`;
+            return options.answer!;
+          },
+        }),
   });
   return { code, out, err };
 }

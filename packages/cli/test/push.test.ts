@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import {
   dbKinds,
   folio,
@@ -12,6 +14,10 @@ import {
   scratch,
   startFolio,
 } from './harness.js';
+
+const run = promisify(execFile);
+const cliRoot = new URL('..', import.meta.url).pathname;
+const repoRoot = new URL('../../..', import.meta.url).pathname;
 
 const v1 = {
   '/': [
@@ -93,6 +99,55 @@ for (const kind of dbKinds()) {
 
       const again = await folio(['push', 'v2.json'], { env: site.env, cwd: files.dir });
       assert.match(again.out, / {2}\/ {7}unchanged\n {2}\/about {2}unchanged\n/);
+    });
+
+    it('asks before it removes fields; --yes answers for scripts; with nobody to ask it refuses', async () => {
+      const v3 = { '/': [{ ...v2['/'][0]!, fields: [{ key: 'title', type: 'text' }] }, v2['/'][1]!] };
+      file('v3.json', v3);
+      const listed = /This push removes fields that FILE no longer lists:\n {2}\/ hero: image\n/;
+
+      const script = await folio(['push', 'v3.json'], { env: site.env, cwd: files.dir });
+      assert.equal(script.code, 2);
+      assert.match(script.err, listed);
+      assert.match(script.err, /there is no terminal to ask on; nothing was written/);
+      assert.match(script.err, /Add --yes to remove them/);
+      assert.deepEqual(await definitions('/'), v2['/']);
+
+      const declined = await folio(['push', 'v3.json'], { env: site.env, cwd: files.dir, answer: false });
+      assert.equal(declined.code, 1);
+      assert.match(declined.err, listed);
+      assert.match(declined.err, /Remove them\? \[y\/N\]\nfolio push: nothing was written/);
+      assert.deepEqual(await definitions('/'), v2['/']);
+
+      const accepted = await folio(['push', 'v3.json'], { env: site.env, cwd: files.dir, answer: true });
+      assert.equal(accepted.code, 0, accepted.err);
+      assert.deepEqual(await definitions('/'), v3['/']);
+
+      // Adding needs no question; removing again with --yes asks nothing (no `ask` here at all).
+      assert.equal((await folio(['push', 'v2.json'], { env: site.env, cwd: files.dir })).code, 0);
+      // The real command with no terminal (stdin a pipe, as in CI): it refuses rather than waits.
+      await run(
+        process.execPath,
+        [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+        {
+          cwd: cliRoot,
+        },
+      );
+      const piped = await run(process.execPath, [join(cliRoot, 'bin/folio.js'), 'push', 'v3.json'], {
+        cwd: files.dir,
+        env: { PATH: process.env.PATH, ...site.env },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      assert.equal(piped.code, 2);
+      assert.match(piped.stderr, /there is no terminal to ask on; nothing was written/);
+      assert.deepEqual(await definitions('/'), v2['/']);
+
+      const yes = await folio(['push', 'v3.json', '--yes'], { env: site.env, cwd: files.dir });
+      assert.equal(yes.code, 0, yes.err);
+      assert.deepEqual(await definitions('/'), v3['/']);
+      assert.equal((await folio(['push', 'v2.json'], { env: site.env, cwd: files.dir })).code, 0);
     });
 
     it('pushes with a write secret key and --project; a read key is refused', async () => {

@@ -205,6 +205,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password
+         * @description `currentPassword` must be the account's password: a wrong one is 401 `invalid_credentials` and counts as a failed sign-in for the login limit (10 failures in 15 minutes for one client address and email, then 429 with Retry-After). `newPassword`: 8 to 256 characters. Success ends every other session of the account (the presented one stays valid), records `user.password_changed` in each of its projects, and answers `{ changed: true }`.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/refresh": {
         parameters: {
             query?: never;
@@ -219,6 +239,26 @@ export type paths = {
          * @description Returns a new token with a fresh lifetime; the presented token stops working at once.
          */
         post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/set-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with a set-password link
+         * @description No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours), unknown, or issued before its account joined another project is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403.
+         */
+        post: operations["setPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -254,7 +294,7 @@ export type paths = {
         };
         /**
          * An entry's publish audit trail
-         * @description Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.
+         * @description Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down), and (`action: "saved"`) each working copy a restore replaced while no record held it. Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.
          */
         get: operations["listEntryHistory"];
         put?: never;
@@ -277,6 +317,8 @@ export type paths = {
         /**
          * Restore a version from the history into the working copy
          * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values the definition no longer accepts (it changed since) are kept and listed in the answer's `problems`: they stop a publish (422) until an editor fixes them.
+         *
+         *     A restore loses nothing: when the working copy it replaces equals no record of the entry's history (an unpublished draft), that working copy is first recorded as a history row with `action: "saved"` (the restoring caller as `actor`), so restoring it back is one more restore. Restoring the version the working copy already holds changes nothing.
          *
          *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.
          */
@@ -338,13 +380,15 @@ export type paths = {
         };
         /**
          * Entries of a page
-         * @description The page path is URL-encoded ("/" becomes %2F). Entries are ordered by instanceKey (code-unit order).
+         * @description The page path is URL-encoded ("/" becomes %2F). Entries are in page order: the order in which the site's syncs sent their components (`POST /v1/definitions/sync` says how partial syncs place them); components from before page order was kept, and ties, in instanceKey code-unit order.
          *
          *     Visitors (publishable or secret key) get only entries with a published copy, showing the published fields (an edited entry keeps showing its old fields until republished), with `status: "published"` and `updatedAt` = `publishedAt`. An unknown page is an empty list. Visitor responses carry `ETag` and `Cache-Control: no-cache`; `If-None-Match` answers 304.
          *
          *     A member's session sent with the key (`Authorization: Bearer <token>` plus `x-cms-key`) adds drafts: every entry with its working fields; `status` is "published" only while the working copy equals the published copy. A preview token (`x-cms-preview`, from POST /v1/preview-tokens) beside the key sees the same as a member's session. These responses are `Cache-Control: private, no-store`.
          *
          *     References (fields of type `reference`): visitors and preview tokens read each one resolved, as a `ResolvedReference` `{ id, pageId, instanceKey, componentId, fields }` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to `?depth=` levels (0-3, default 1). Below that, on a cycle, or past 1,000 entries per answer: `{ id }`. A target the reader cannot see is `null` (single) or left out (multiple). A member's session reads the stored ids unless it sends `?resolve=true`. A publish, unpublish or deletion of a referenced entry changes the answer and its `ETag` of every page that refers to it, at once on every instance.
+         *
+         *     A page id with the form of an entry id (`ent_` and 26 base-32 characters) is 400 `validation_failed` naming `GET /v1/entries/:entryId`, which reads one entry.
          *
          *     Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).
          */
@@ -396,13 +440,15 @@ export type paths = {
          *     - `open`: the sent definitions replace the stored ones (development).
          *     A member's session (Authorization: Bearer, editor or admin; it counts when sent beside the key too) or a `write` secret key (the project chosen as for objects save: x-cms-project-id, or the key's only site) may always change everything; a `read` secret key is 403. A changed `componentId` reaches the entry, published copy included; a changed field type applies to the next save of the entry.
          *
+         *     Page order: `components` is the order the site renders them. Reads of the page (`GET /v1/content/:pageId` and `GET /v1/definitions/:pageId`, for visitors, editors and live streams) list its components in that order. A sync that lists part of the page orders what it lists among the places those components hold and moves nothing it leaves out; a new component goes right after the one sent before it (or, first in the sync, right before the first listed component the page already has; a sync of new components only appends them). A change of order alone is a write (any caller the sync accepts, the publishable key in `additive` mode included); the same order is not.
+         *
          *     `?dryRun=true` (same credentials) answers `{ pageId, created, changed: [{ instanceKey, from, to }], rejected }` and writes nothing.
          *
          *     Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
          *
          *     Fields: `{ key, type, ...options }` of the types `text`, `richtext`, `number`, `boolean`, `select`, `date`, `datetime`, `color`, `image`, `url`, `json`, `link`, `reference`, `object`, `list`, `blocks` (the `FieldDeclaration` schemas; contract §13). A bad declaration is 400 with every problem's path (`body.components[0].fields[2].fields[0].options`); an unknown type is one sentence listing the types. `default`s fill the working copy of a stub the sync creates; a publishable-key sync's defaults are ignored (listed in `rejected`) unless `definitionSync` is `open`. In `additive` mode the publishable key cannot change a stored field's declaration (nested fields included), and a field it adds to an existing definition is stored without its rules and default (each listed in `rejected`). An instanceKey or field key sent twice in one request is 400.
          *
-         *     Limits (the publishable key is public, so they bound what a stranger can add): at most 500 components per request, 500 declarations per component at every depth, containers nested 5 deep, 64 KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) (400); page paths up to 512 characters, componentId, instanceKey and field keys up to 128 (400); at most 500 components on one page and 1000 pages per project, counting every sync (409 `conflict` with `details.limit`).
+         *     Limits (the publishable key is public, so they bound what a stranger can add): at most 500 components per request, 500 declarations per component at every depth, containers nested 5 deep, 64 KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) (400); page paths up to 512 characters, componentId, instanceKey and field keys up to 128 (400); at most 500 components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 `conflict` with `details.limit`).
          *
          *     Browsers: answers CORS for the project's `domains` (any origin while the list is empty).
          */
@@ -422,9 +468,29 @@ export type paths = {
         };
         /**
          * Component definitions of a page (for the dashboard)
-         * @description The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list.
+         * @description The page path is URL-encoded ("/" becomes %2F). In page order (the order syncs sent the components; see POST /v1/definitions/sync), then instanceKey; an unknown page gives an empty list. A page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId`.
          */
         get: operations["listDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entries/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One entry, as an editor reads it
+         * @description The entry exactly as `GET /v1/content/:pageId` shows it to the same caller: its working fields, with `status` "published" only while they equal the published copy. Callers: a member's session (any role) plus the project's `x-cms-key`, or a preview token (`x-cms-preview`) beside the key. An id that is not an entry of the key's project is 404. Answers are `Cache-Control: private, no-store`. References (contract §13): a preview token reads them resolved against working copies down to `?depth=` (0-3, default 1), as on `GET /v1/content/:pageId`; a member's session reads the stored ids unless it sends `?resolve=true`.
+         */
+        get: operations["getEntry"];
         put?: never;
         post?: never;
         delete?: never;
@@ -446,7 +512,7 @@ export type paths = {
          *
          *     Browsers: `EventSource` cannot send headers, and credentials never go in query strings, so open the stream with `fetch` and read the body (the SDK does this). CORS as for content.
          *
-         *     Limits: at most 1000 open streams per project on one server (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 with `Retry-After`. A reader that falls more than 1048576 bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires: reconnect (with a new token).
+         *     Limits, each counted per server (an instance behind the load balancer; the API reference says how to size them behind N instances): one client address holds at most 20 open streams of a project (CMS_LIVE_STREAMS_PER_CLIENT), then 429 `rate_limited` with `Retry-After` while other clients still get theirs; a project has at most 1000 (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 for everyone, the last guard. The client address is the one the login limiter sees: behind a proxy, set CMS_TRUST_PROXY, or every visitor shares the proxy's address and its cap. A reader that falls more than 1048576 bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires or is ended (its creator's access changed, the key was rotated, DELETE /v1/preview-tokens): reconnect (with a new token).
          */
         get: operations["streamPageChanges"];
         put?: never;
@@ -611,7 +677,11 @@ export type paths = {
         };
         /**
          * Pages of the project
-         * @description Every page that has a definition or an entry, ordered by `pageId` (code-unit order). Not paginated: a project holds at most its page limit. `components` counts definitions; `published` entries with a published copy; `drafts` entries whose working copy differs from their published copy or that were never published; `updatedAt` is the latest change to any of its entries or definitions. Callers: any member (session).
+         * @description Every page that has a definition or an entry, ordered by `pageId` (code-unit order). `shared` is true for a shared page (an id starting with `@`, such as `@site`: no route of the site). `components` counts definitions; `published` entries with a published copy; `drafts` entries whose working copy differs from their published copy or that were never published; `updatedAt` is the latest change to any of its entries or definitions.
+         *
+         *     `?q=` keeps the pages whose id contains the text, case-insensitively. Paginated: `?limit=` (default and max 1000) and `?cursor=` from `meta.nextCursor`, which appears while more remain; a project of at most 1000 pages answers them all at once, as before pagination. A project holds at most CMS_MAX_PAGES_PER_PROJECT pages (default 20000). A cursor that is not one of this list's is 400.
+         *
+         *     Callers: any member (session).
          */
         get: operations["listPages"];
         put?: never;
@@ -634,7 +704,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a page
-         * @description The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
+         * @description The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404; a page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId` (delete an entry with `DELETE /v1/content/:entryId`). If it removes published entries, one `content.unpublished` event lists them (the unpublish shape: `fields` and `publishedAt` null, plus `deleted: true` in `data`), written in the same transaction; webhooks and deploy hooks fire, and visitors stop seeing them at once on every instance. A later definitions sync of the same `(pageId, instanceKey)` creates a new stub with a new id.
          *
          *     When published content of other entries (other pages, for a page) refers to what would be deleted through a `reference` field, the answer is 409 `conflict` with `details: { referencedBy: [entryId…] }` and nothing is deleted, unless `?force=true`: then those references read as missing (`null`, or left out of a multiple reference).
          *
@@ -659,10 +729,16 @@ export type paths = {
          * Create a preview token
          * @description The body is optional. A read-only credential for a site's preview of unpublished content, for any member (any role) of the project. The project is the request's (`x-cms-key`, `x-cms-project-id`, or the session's only project).
          *
-         *     With `x-cms-preview: <token>` beside the project's `x-cms-key`: `GET /v1/content/:pageId` answers what a member's session sees (every entry, working fields), `GET /v1/objects?draft=true` the draft overlay, and `GET /v1/live` streams working-copy changes too; these answers are `Cache-Control: private, no-store`. An unknown or expired token is 401 on any route; a token of another project than the key's is 403; on every other route (all writes included) a valid token is 403, because it is read-only. It cannot be revoked: keep `ttlSeconds` short. Expired tokens are deleted by the worker.
+         *     With `x-cms-preview: <token>` beside the project's `x-cms-key`: `GET /v1/content/:pageId` answers what a member's session sees (every entry, working fields), `GET /v1/objects?draft=true` the draft overlay, and `GET /v1/live` streams working-copy changes too; these answers are `Cache-Control: private, no-store`. `POST /v1/definitions/sync` ignores it (a site in preview still registers its components); `GET /v1/snapshot` answers 403 (a build never previews); every other route answers 400 `validation_failed` at `headers.x-cms-preview`, whatever else the request carries. An unknown, ended or expired token is 401; a token of another project than the key's is 403.
+         *
+         *     A token ends before it expires — at once on every server, open live streams included — when its creator leaves the project or their role in it changes, when the creator's password changes, when the project's publishable key is rotated, and on `DELETE /v1/preview-tokens`. Expired tokens are deleted by the worker.
          */
         post: operations["createPreviewToken"];
-        delete?: never;
+        /**
+         * End your preview tokens
+         * @description Ends every preview token the caller created in the project (the request's, as for POST), at once on every server: reads with one of them are 401 and live streams opened with one end. Other members' tokens are untouched. Answers how many ended; an activity record `preview_tokens.revoked` is written when any did.
+         */
+        delete: operations["endPreviewTokens"];
         options?: never;
         head?: never;
         patch?: never;
@@ -830,7 +906,10 @@ export type paths = {
         /** List the members of the project */
         get: operations["listUsers"];
         put?: never;
-        /** Add a user to the project */
+        /**
+         * Add a user to the project
+         * @description An email that already has an account adds a membership (its password is left alone, and no set-password link is ever issued for it). A new account takes `password`, or, without one, is created unable to sign in and the answer carries `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours): the invitee sets a password with POST /v1/auth/set-password. The link is void if the account joins another project before it is used. Activity: `user.added`, and `user.password_reset_issued` when a link was issued (never with the token).
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -854,6 +933,26 @@ export type paths = {
         head?: never;
         /** Change a member's name or role */
         patch: operations["patchUser"];
+        trace?: never;
+    };
+    "/v1/users/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a set-password link for a member
+         * @description A project admin's session. Answers `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours) for a member of the project, to hand over: POST /v1/auth/set-password with it sets the account's password and ends its sessions. Issuing ends none of them, and voids the account's older link. Only an admin of every project the account belongs to may issue one (403 otherwise: an admin of one site cannot take over an account that also belongs to another); the right is checked again when the link is used. Activity: `user.password_reset_issued` in every project of the account, never with the token.
+         */
+        post: operations["issuePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/webhooks": {
@@ -1036,7 +1135,7 @@ export type components = {
              * @description What was done (contract §8).
              * @enum {string}
              */
-            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled" | "preview_tokens.revoked";
             target: {
                 /** @description `project`, `user`, `apiKey`, `webhook`, `page`, `entry`, `object`, `media` or `schedule`. */
                 type: string;
@@ -1172,6 +1271,12 @@ export type components = {
             pageId: string;
             published: string[];
         };
+        /** ChangePasswordBody */
+        ChangePasswordBody: {
+            currentPassword: string;
+            /** @example correct horse battery */
+            newPassword: string;
+        };
         /** ColorField */
         ColorField: {
             /** @description The field key (unique among its siblings). */
@@ -1238,7 +1343,7 @@ export type components = {
         };
         /**
          * CreateUserBody
-         * @description An email that already has an account is added to the project; its password is left as it is.
+         * @description An email that already has an account is added to the project; its password is left as it is. Without `password`, a new account is created without one and the answer carries a set-password link to hand over.
          */
         CreateUserBody: {
             /**
@@ -1250,7 +1355,7 @@ export type components = {
             /** @example editor */
             role: "admin" | "editor";
             /** @example correct horse battery */
-            password: string;
+            password?: string;
         };
         /** CreateWebhookBody */
         CreateWebhookBody: {
@@ -1330,6 +1435,39 @@ export type components = {
                 /** @enum {string} */
                 role: "admin";
             };
+        };
+        /**
+         * CreatedUser
+         * @description The member; with `setPasswordToken` and `setPasswordExpiresAt` only when a new account was created without a password.
+         * @example {
+         *       "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "email": "grace@example.com",
+         *       "name": "Grace Hopper",
+         *       "role": "editor",
+         *       "createdAt": "2026-11-21T09:30:00.000Z",
+         *       "setPasswordToken": "cms_sp_kq3Xw9…43 characters…",
+         *       "setPasswordExpiresAt": "2026-11-24T09:30:00.000Z"
+         *     }
+         */
+        CreatedUser: {
+            /** @example usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2 */
+            id: string;
+            email: string;
+            name: string;
+            /** @example editor */
+            role: "admin" | "editor";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description Shown once: hand it to the account's owner, who sends it to POST /v1/auth/set-password (the dashboard builds a link from it). Only its hash is stored. */
+            setPasswordToken?: string;
+            /**
+             * Format: date-time
+             * @description 72 hours after it was issued.
+             */
+            setPasswordExpiresAt?: string;
         };
         /** DateField */
         DateField: {
@@ -1712,7 +1850,8 @@ export type components = {
         HistoryItem: {
             id: string;
             entryId: string;
-            action: "publish" | "unpublish";
+            /** @description `publish` and `unpublish` record those changes; `saved` is a working copy that a restore replaced while no other record held it (its `actor` is the one who restored). */
+            action: "publish" | "unpublish" | "saved";
             fields: {
                 [key: string]: unknown;
             };
@@ -2034,6 +2173,43 @@ export type components = {
             updatedAt: string;
         };
         /**
+         * PageSummary
+         * @example {
+         *       "pageId": "/",
+         *       "shared": false,
+         *       "components": 3,
+         *       "published": 2,
+         *       "drafts": 1,
+         *       "updatedAt": "2026-11-21T09:30:00.000Z"
+         *     }
+         */
+        PageSummary: {
+            pageId: string;
+            /** @description true for a shared page (a page id starting with "@", such as "@site"): definitions and entries like any page, but no route of the site (the dashboard builds no preview URL for it). */
+            shared: boolean;
+            /** @description Definitions on the page. */
+            components: number;
+            /** @description Entries with a published copy. */
+            published: number;
+            /** @description Entries whose working copy differs from their published copy, or never published. */
+            drafts: number;
+            /**
+             * Format: date-time
+             * @description The latest change to any entry or definition of the page.
+             */
+            updatedAt: string;
+        };
+        /**
+         * PasswordChanged
+         * @example {
+         *       "changed": true
+         *     }
+         */
+        PasswordChanged: {
+            /** @enum {boolean} */
+            changed: true;
+        };
+        /**
          * PreviewToken
          * @example {
          *       "token": "cms_pv_3q2-7wEvT1d0ZlG7nWcC3XqfJ9x5mYbA2kHsP8uL0rE",
@@ -2048,6 +2224,16 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             expiresAt: string;
+        };
+        /**
+         * PreviewTokensEnded
+         * @example {
+         *       "deleted": 2
+         *     }
+         */
+        PreviewTokensEnded: {
+            /** @description How many of your preview tokens in this project ended (0 when you had none). */
+            deleted: number;
         };
         /**
          * Project
@@ -2466,6 +2652,29 @@ export type components = {
              */
             expiresAt: string;
         };
+        /** SetPasswordBody */
+        SetPasswordBody: {
+            /** @description The `setPasswordToken` an admin handed over (`cms_sp_…`). */
+            token: string;
+            /** @example correct horse battery */
+            password: string;
+        };
+        /**
+         * SetPasswordLink
+         * @example {
+         *       "setPasswordToken": "cms_sp_kq3Xw9…43 characters…",
+         *       "setPasswordExpiresAt": "2026-11-24T09:30:00.000Z"
+         *     }
+         */
+        SetPasswordLink: {
+            /** @description Shown once: hand it to the account's owner, who sends it to POST /v1/auth/set-password (the dashboard builds a link from it). Only its hash is stored. */
+            setPasswordToken: string;
+            /**
+             * Format: date-time
+             * @description 72 hours after it was issued.
+             */
+            setPasswordExpiresAt: string;
+        };
         /**
          * SiteActor
          * @description The site, through the project's publishable key (definitions sync).
@@ -2594,8 +2803,9 @@ export type components = {
         /** SyncBody */
         SyncBody: {
             /**
-             * @description A page path such as "/" (1 to 512 characters, no control characters).
+             * @description A route of the site ("/", "/blog/hello") or, starting with "@", a shared page ("@site", "@footer": definitions and entries like any page, but no route of the site). 1 to 512 characters; no "?", "#", control character or whitespace other than a space, and not an entry id ("ent_" and 26 base-32 characters). Ids without a leading "/" ("home") are accepted.
              * @example /
+             * @example @site
              */
             pageId: string;
             components: {
@@ -3161,7 +3371,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description What was done (contract §8). */
-                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled";
+                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled" | "preview_tokens.revoked";
                 /** @description Only records about this resource. */
                 targetId?: string;
                 /** @description Only records by this user or API key (a member's id also finds the scheduled work done on their behalf). */
@@ -3297,6 +3507,22 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                         error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
             };
@@ -3801,6 +4027,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
             /** @description Missing, unknown or expired credential: `unauthorized` */
             401: {
                 headers: {
@@ -3890,6 +4132,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
             /** @description Missing, unknown or expired credential: `unauthorized` */
             401: {
                 headers: {
@@ -3957,6 +4215,170 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery",
+                 *       "newPassword": "a longer passphrase still"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordChanged"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `invalid_credentials`, `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_credentials" | "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     refreshSession: {
         parameters: {
             query?: never;
@@ -3976,6 +4398,22 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Session"];
                         error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
             };
@@ -4007,6 +4445,153 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    setPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "cms_sp_kq3Xw9…43 characters…",
+                 *       "password": "a long passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoginResult"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -5601,6 +6186,140 @@ export interface operations {
             };
         };
     };
+    getEntry: {
+        parameters: {
+            query?: {
+                /** @description How many levels of references to resolve (0-3, default 1; anything else is 400). Below that, and on a cycle, a reference is `{ id }`. */
+                depth?: number;
+                /** @description A member's session reads stored entry ids (the editing view); `true` resolves them as a preview token would (working copies). Visitors and preview tokens always read resolved references. */
+                resolve?: boolean;
+            };
+            header?: {
+                /**
+                 * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
+                 * @example cms_pk_3q2x7yQm0rVb1xk9HdWw8sJt4Lp6Nc5e
+                 */
+                "x-cms-key"?: string;
+            };
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Entry"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     streamPageChanges: {
         parameters: {
             query: {
@@ -6609,7 +7328,17 @@ export interface operations {
     };
     listPages: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only pages whose id contains this text, compared case-insensitively ("BLOG" finds "/blog/hello"). Empty: every page.
+                 * @example blog
+                 */
+                q?: string;
+                /** @description Pages per answer (1 to 1000, default 1000). */
+                limit?: number;
+                /** @description `meta.nextCursor` of the previous answer (opaque); the same `q` as that answer's. */
+                cursor?: string;
+            };
             header?: {
                 /**
                  * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
@@ -6630,25 +7359,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            pageId: string;
-                            /** @description Definitions on the page. */
-                            components: number;
-                            /** @description Entries with a published copy. */
-                            published: number;
-                            /** @description Entries whose working copy differs from their published copy, or never published. */
-                            drafts: number;
-                            /**
-                             * Format: date-time
-                             * @description The latest change to any entry or definition of the page.
-                             */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["PageSummary"][];
                         error: null;
+                        meta?: {
+                            nextCursor: string;
+                        };
                     };
                 };
             };
-            /** @description Invalid input; nothing was written: `project_required` */
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -6659,7 +7378,7 @@ export interface operations {
                         data: null;
                         error: {
                             /** @enum {string} */
-                            code: "project_required";
+                            code: "validation_failed" | "project_required";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -7042,6 +7761,117 @@ export interface operations {
             };
         };
     };
+    endPreviewTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PreviewTokensEnded"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     listProjects: {
         parameters: {
             query?: never;
@@ -7061,6 +7891,22 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["ProjectWithRole"][];
                         error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
             };
@@ -8371,7 +9217,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; nothing was written: `project_required` */
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -8382,7 +9228,7 @@ export interface operations {
                         data: null;
                         error: {
                             /** @enum {string} */
-                            code: "project_required";
+                            code: "validation_failed" | "project_required";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -8467,17 +9313,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description An email that already has an account is added to the project; its password is left as it is. */
+        /** @description An email that already has an account is added to the project; its password is left as it is. Without `password`, a new account is created without one and the answer carries a set-password link to hand over. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "grace@example.com",
-                 *       "name": "Grace Hopper",
-                 *       "role": "editor",
-                 *       "password": "a long passphrase"
-                 *     }
-                 */
                 "application/json": components["schemas"]["CreateUserBody"];
             };
         };
@@ -8490,7 +9328,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["User"];
+                        data: components["schemas"]["CreatedUser"];
                         error: null;
                     };
                 };
@@ -8957,6 +9795,135 @@ export interface operations {
             };
         };
     };
+    issuePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SetPasswordLink"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unknown resource, or one of another project: `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -8985,7 +9952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; nothing was written: `project_required` */
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -8996,7 +9963,7 @@ export interface operations {
                         data: null;
                         error: {
                             /** @enum {string} */
-                            code: "project_required";
+                            code: "validation_failed" | "project_required";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

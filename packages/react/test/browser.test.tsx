@@ -67,9 +67,10 @@ for (const kind of dbKinds()) {
             d.componentId,
             d.fields.map((f) => `${f.key}:${f.type}`),
           ]),
+          // In page order: Hero renders (and registers) before Footer.
           [
-            ['footer', 'Footer', ['note:richtext']],
             ['hero', 'Hero', ['title:text', 'price:number', 'onSale:boolean']],
+            ['footer', 'Footer', ['note:richtext']],
           ],
         );
         // The editor fills the stub that registering created; the next visit shows it.

@@ -27,6 +27,11 @@ export interface LiveOptions {
   /** Each time a stream is open (the first time, and after every reconnect). */
   onOpen?: () => void;
   /**
+   * Once, when following has ended for good: stop() was called, or an answer that waiting cannot fix
+   * stopped it (after its onError). From then on nothing more is sent.
+   */
+  onEnd?: () => void;
+  /**
    * A stream silent this long is taken for dead and replaced (45,000 ms: three of the server's
    * heartbeats, sent at least every 15 s). A connection lost without a reset, as on a mobile network
    * or behind a proxy that drops idle connections, would otherwise wait forever.
@@ -169,6 +174,6 @@ export function openLive(
     }
   }
 
-  void run();
+  void run().finally(() => options.onEnd?.());
   return () => stop.abort();
 }

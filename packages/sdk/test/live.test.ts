@@ -50,7 +50,8 @@ for (const kind of dbKinds()) {
       const site = await sitePage(folio);
       const sdk = createFolio({ url: folio.url, key: site.key });
       const seen = recorder();
-      const stop = sdk.live('/', seen.onEntry, seen.onDeleted);
+      let ended = false;
+      const stop = sdk.live('/', seen.onEntry, seen.onDeleted, { onEnd: () => (ended = true) });
       try {
         await waitFor(() => seen.events.length === 1, 5000, 'the first entry');
         assert.deepEqual(seen.titles(), ['hero={"title":"One"}']);
@@ -69,9 +70,11 @@ for (const kind of dbKinds()) {
         );
         await waitFor(() => seen.events.length === 3, 1000, 'the unpublish');
         assert.deepEqual(seen.events[2], { at: seen.events[2]!.at, deleted: heroId });
+        assert.equal(ended, false, 'still following');
       } finally {
         stop();
       }
+      await waitFor(() => ended, 5000, 'onEnd after stop()');
     });
 
     it('with a preview token, follows every change of the working copies', async () => {
@@ -216,10 +219,21 @@ for (const kind of dbKinds()) {
         fetch: wire.fetch,
         onError: (e) => errors.push(e),
       });
-      const stop = sdk.live('/', () => {});
-      await waitFor(() => errors.length === 1, 5000, 'the 401');
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      let ends = 0;
+      let ended!: () => void;
+      const end = new Promise<void>((resolve) => {
+        ended = resolve;
+      });
+      const stop = sdk.live('/', () => {}, undefined, {
+        onEnd: () => {
+          ends += 1;
+          ended();
+        },
+      });
+      await end; // following has ended for good: no retry is pending
       stop();
+      assert.equal(ends, 1, 'onEnd once, even with stop() after it');
+      assert.equal(errors.length, 1);
       assert.equal(wire.requests.length, 1);
       assert.ok(errors[0] instanceof FolioError);
       assert.equal((errors[0] as FolioError).code, 'unauthorized');

@@ -78,9 +78,10 @@ for (const kind of dbKinds()) {
       const drafts = await previewer.page('/');
       assert.deepEqual(
         drafts.map((e) => [e.instanceKey, e.fields, e.status]),
+        // In page order: the order the site registered its components.
         [
-          ['cta', { label: 'Buy' }, 'draft'],
           ['hero', { title: 'Next title' }, 'draft'],
+          ['cta', { label: 'Buy' }, 'draft'],
         ],
       );
       // Preview answers are private and not kept: the next read is a full one, never a 304 of drafts.

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createFolio, FolioError } from '../src/index.js';
-import { countingFetch, dbKinds, newSite, ok, type RunningFolio, startFolio } from './harness/folio.js';
+import {
+  countingFetch,
+  dbKinds,
+  newSite,
+  ok,
+  type RunningFolio,
+  startFolio,
+  waitFor,
+} from './harness/folio.js';
 
 const hero = { componentId: 'Hero', instanceKey: 'hero', fields: [{ key: 'title', type: 'text' as const }] };
 const price = {
@@ -38,10 +46,11 @@ for (const kind of dbKinds()) {
       const editor = ok(await site.admin.GET('/v1/content/{id}', { params: { path: { id: '/' } } }));
       assert.deepEqual(
         editor.data.map((e) => [e.instanceKey, e.status]),
+        // In page order: the order the components registered (mounted), kept by the one batch.
         [
-          ['footer', 'draft'],
           ['hero', 'draft'],
           ['price', 'draft'],
+          ['footer', 'draft'],
         ],
       );
     });
@@ -116,8 +125,7 @@ for (const kind of dbKinds()) {
 
       // Nobody awaits this one: the failure still goes to onError, and nothing is unhandled.
       void sdk.register('/', [odd]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.equal(errors.length, 3);
+      await waitFor(() => errors.length === 3, 5000, 'the third failure on onError');
     });
 
     it('in additive mode, what the key may not change comes back as rejected, not as an error', async () => {

@@ -18,7 +18,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { ACTIVITY_ACTIONS } from '../../src/modules/activity/activity.actions.js';
+import { ACTIVITY_ACTIONS } from '../../src/outbox/activity.actions.js';
 import { idAt } from '../../src/shared/ids.js';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);

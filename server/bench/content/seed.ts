@@ -1,10 +1,14 @@
 import type { Db } from '../../src/db/database.js';
+import { insertInChunks } from '../../src/db/dialect/bulk.js';
 import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
 import type { EntryRow } from '../../src/modules/content/content.table.js';
 import type { DefinitionRow } from '../../src/modules/definitions/definitions.table.js';
+import { endProjectPreviewTokens } from '../../src/modules/preview/preview.service.js';
 import { createProjectsService } from '../../src/modules/projects/projects.service.js';
+import { outbox } from '../../src/outbox/index.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
+import { pageSearchText, pageSortKey } from '../../src/shared/page-ids.js';
 import { createSecretBox, EncryptionKey } from '../../src/shared/secret-box.js';
 
 /** ~700 bytes of published fields, so 20 entries make the ~15 KB page of the issue. */
@@ -19,16 +23,18 @@ function fieldsFor(page: number, i: number) {
   };
 }
 
-/** A project whose `pages` pages each hold `perPage` published entries, written straight to the tables. */
+/**
+ * A project whose `pages` pages each hold `perPage` published entries, written straight to the tables
+ * (definitions, entries and the pages list), with its admin's sign-in.
+ */
 export async function seedProject(db: Db, name: string, pages: number, perPage: number) {
-  const projects = createProjectsService(db, createInProcessChangeBus(), {
+  const projects = createProjectsService(db, outbox, createInProcessChangeBus(), {
     allowPrivate: false,
     secrets: createSecretBox(EncryptionKey.generate()),
+    endPreviewTokens: endProjectPreviewTokens,
   });
-  const { project } = await projects.create({
-    name,
-    admin: { email: `${newId('usr').toLowerCase()}@bench.example`, password: 'bench password 123' },
-  });
+  const admin = { email: `${newId('usr').toLowerCase()}@bench.example`, password: 'bench password 123' };
+  const { project } = await projects.create({ name, admin });
   const now = new Date().toISOString();
   const definitions: DefinitionRow[] = [];
   const entries: EntryRow[] = [];
@@ -43,6 +49,7 @@ export async function seedProject(db: Db, name: string, pages: number, perPage: 
         instanceKey,
         componentId: 'Section',
         fields: JSON.stringify([{ key: 'title', type: 'text' }]),
+        position: i,
         createdAt: now,
         updatedAt: now,
       });
@@ -62,17 +69,18 @@ export async function seedProject(db: Db, name: string, pages: number, perPage: 
       });
     }
   }
+  // Each page's row in the pages list (what a definitions sync writes with the stubs).
+  const pageRows = [...new Set(definitions.map((d) => d.pageId))].map((pageId) => ({
+    projectId: project.id,
+    pageId,
+    sortKey: pageSortKey(pageId),
+    search: pageSearchText(pageId),
+  }));
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < entries.length; i += 500) {
-      await trx
-        .insertInto('componentDefinitions')
-        .values(definitions.slice(i, i + 500))
-        .execute();
-      await trx
-        .insertInto('contentEntries')
-        .values(entries.slice(i, i + 500))
-        .execute();
-    }
+    await insertInChunks(trx, 'componentDefinitions', definitions);
+    await insertInChunks(trx, 'contentEntries', entries);
+    await insertInChunks(trx, 'contentPages', pageRows);
   });
-  return project;
+  // The admin signs in where a bench needs a session (bench/pages: GET /v1/pages).
+  return Object.assign(project, { admin });
 }

@@ -26,6 +26,7 @@ import { createContentService } from '../../src/modules/content/content.service.
 import type { EntryRow } from '../../src/modules/content/content.table.js';
 import { declarationsOf } from '../../src/modules/definitions/definitions.service.js';
 import type { ScheduleRow } from '../../src/modules/schedules/schedules.table.js';
+import { outbox } from '../../src/outbox/index.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
 import { isoAt } from '../../src/shared/time.js';
@@ -76,7 +77,7 @@ async function runKind(kind: 'sqlite' | 'postgres', pgUrl?: string): Promise<Sce
       payload: { name: 'Schedules bench', admin: { email, password: 'bench password 123' } },
     });
     const { project, admin } = created.json().data as { project: { id: string }; admin: { id: string } };
-    const content = createContentService(handle.db, app.changes, { declarationsOf });
+    const content = createContentService(handle.db, outbox, app.changes, { declarationsOf });
     const worker = startWorker({ db: handle.db, config, log: quiet, changes: app.changes });
     try {
       for (const size of SIZES) {

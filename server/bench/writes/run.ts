@@ -230,7 +230,15 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-writes-'));
   const rounds: Figures[] = [];
   // One database at a time: the counter is one global hook.
-  const statements: { db: string; firstPatch: number; draftPatch: number; publishPatch: number }[] = [];
+  const statements: {
+    db: string;
+    firstPatch: number;
+    draftPatch: number;
+    publishPatch: number;
+    sessionRead: number;
+    visitorRead: number;
+    fastRead: number;
+  }[] = [];
   for (const kind of process.env.TEST_DATABASE_URL
     ? (['sqlite', 'postgres'] as const)
     : (['sqlite'] as const)) {
@@ -240,6 +248,9 @@ async function main() {
       firstPatch: r.first.length,
       draftPatch: r.draft.length,
       publishPatch: r.publish.length,
+      sessionRead: r.sessionRead.length,
+      visitorRead: r.coldRead.length,
+      fastRead: r.fastRead.length,
     });
   }
   let directus: DirectusServer | null = null;
@@ -305,7 +316,8 @@ async function main() {
       `| ${label[t.scenario]} | ${rate('folio-postgres', t.scenario)} | ${baseline(t.scenario)} | ${t.ratio}× | ≥ ${t.want}× | ${t.met ? 'met' : 'NOT met'} |`,
   );
   const statementRows = statements.map(
-    (s) => `| ${s.db} | ${s.firstPatch} | ${s.draftPatch} | ${s.publishPatch} |`,
+    (s) =>
+      `| ${s.db} | ${s.firstPatch} | ${s.draftPatch} | ${s.publishPatch} | ${s.sessionRead} | ${s.visitorRead} | ${s.fastRead} |`,
   );
   writeFileSync(
     join(out, 'writes.md'),
@@ -331,8 +343,12 @@ ${targetRows.join('\n')}
 The first PATCH of an entry on an instance takes the locked path; later ones, on PostgreSQL, the
 optimistic one-statement write (server/docs/api.md, "One statement per PATCH on PostgreSQL").
 
-| database | first publish PATCH | then a draft PATCH | then a publish PATCH |
-|---|---:|---:|---:|
+The session check rides in the PATCH's first statement; a session read is an editor's GET /v1/projects;
+a visitor read is GET /v1/content/:pageId with the publishable key, first (cold) and then cached (the
+fast path, answered before Fastify).
+
+| database | first publish PATCH | then a draft PATCH | then a publish PATCH | session read | visitor read, cold | visitor read, fast |
+|---|---:|---:|---:|---:|---:|---:|
 ${statementRows.join('\n')}
 `,
   );

@@ -1,9 +1,10 @@
 /**
  * Statements per editor write, counted at the driver (every `pg` query, every better-sqlite3
  * statement run), for a first publishing PATCH of an entry, then one draft PATCH and one PATCH that
- * publishes, with a session token.
+ * publishes, with a session token; then an editor's read with that session (GET /v1/projects) and a
+ * visitor's read of the page, cold and then from the fast path (over a socket: it answers before Fastify).
  * `node --import tsx bench/writes/statements.ts` (PostgreSQL when TEST_DATABASE_URL is set).
- * BENCH_STATEMENTS_SQL=1 prints the statements of the publish.
+ * BENCH_STATEMENTS_SQL=1 prints the statements of the publish and the reads.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,7 +82,29 @@ export async function countStatements(kind: DbKind) {
     const first = await patch(0, 'published');
     const draft = await patch(1);
     const publish = await patch(2, 'published');
-    return { kind, first, draft, publish };
+    // The session check of a read: an editor's GET, authenticated by its session token.
+    const counted = async (run: () => Promise<unknown>) => {
+      seen.length = 0;
+      counting = true;
+      await run();
+      counting = false;
+      return [...seen];
+    };
+    const sessionRead = await counted(() =>
+      inject({ method: 'GET', url: '/v1/projects', headers: { authorization: `Bearer ${token}` } }),
+    );
+    // The visitor read over a real socket (the fast path answers before Fastify, so not through
+    // inject): the first fills the page cache, the second is the fast read itself.
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const visit = () =>
+      counted(async () => {
+        const res = await fetch(`${base}/v1/content/%2Fcount`, { headers: { 'x-cms-key': key } });
+        if (res.status !== 200) throw new Error(`visitor read: ${res.status}`);
+        await res.arrayBuffer();
+      });
+    const coldRead = await visit();
+    const fastRead = await visit();
+    return { kind, first, draft, publish, sessionRead, coldRead, fastRead };
   } finally {
     await app.close();
     await database.drop();
@@ -94,8 +117,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const kind of kinds) {
     const r = await countStatements(kind);
     process.stdout.write(
-      `${kind}: first PATCH (locked) ${r.first.length} statements, then draft PATCH ${r.draft.length}, publish PATCH ${r.publish.length}\n`,
+      `${kind}: first PATCH (locked) ${r.first.length} statements, then draft PATCH ${r.draft.length}, publish PATCH ${r.publish.length}; session read ${r.sessionRead.length}; visitor read cold ${r.coldRead.length}, fast ${r.fastRead.length}\n`,
     );
-    if (process.env.BENCH_STATEMENTS_SQL) for (const s of r.publish) process.stdout.write(`  ${s}\n`);
+    if (process.env.BENCH_STATEMENTS_SQL) {
+      for (const [name, list] of Object.entries({
+        publish: r.publish,
+        sessionRead: r.sessionRead,
+        coldRead: r.coldRead,
+      })) {
+        for (const s of list) process.stdout.write(`  ${name}: ${s}\n`);
+      }
+    }
   }
 }

@@ -1,11 +1,17 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { ActivityTable } from '../modules/activity/activity.table.js';
 import type { ApiKeyProjectsTable, ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
-import type { LoginFailuresTable, SessionsTable } from '../modules/auth/auth.table.js';
-import type { ContentEntriesTable, EntryHistoryTable } from '../modules/content/content.table.js';
+import type {
+  LoginFailuresTable,
+  SessionsTable,
+  SetPasswordTokensTable,
+} from '../modules/auth/auth.table.js';
+import type {
+  ContentEntriesTable,
+  ContentPagesTable,
+  EntryHistoryTable,
+} from '../modules/content/content.table.js';
 import type { ComponentDefinitionsTable } from '../modules/definitions/definitions.table.js';
 import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deploys.table.js';
-import type { EventsTable } from '../modules/events/events.table.js';
 import type { MediaDeletionsTable, MediaTable } from '../modules/media/media.table.js';
 import type { ObjectFieldsTable, ObjectItemsTable, ObjectsTable } from '../modules/objects/objects.table.js';
 import type { PreviewTokensTable } from '../modules/preview/preview.table.js';
@@ -14,6 +20,8 @@ import type { RateLimitCountsTable } from '../modules/rate-limits/rate-limits.ta
 import type { SchedulesTable } from '../modules/schedules/schedules.table.js';
 import type { AccountsTable, MembershipsTable } from '../modules/users/users.table.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/webhooks.table.js';
+import type { ActivityTable } from '../outbox/activity.table.js';
+import type { EventsTable } from '../outbox/events.table.js';
 
 /**
  * Every table, assembled from the per-module table types. Column names are camelCase here and
@@ -25,6 +33,7 @@ export interface Database {
   accounts: AccountsTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;
+  setPasswordTokens: SetPasswordTokensTable;
   previewTokens: PreviewTokensTable;
   activity: ActivityTable;
   loginFailures: LoginFailuresTable;
@@ -32,6 +41,7 @@ export interface Database {
   events: EventsTable;
   componentDefinitions: ComponentDefinitionsTable;
   contentEntries: ContentEntriesTable;
+  contentPages: ContentPagesTable;
   entryHistory: EntryHistoryTable;
   apiKeys: ApiKeysTable;
   apiKeyProjects: ApiKeyProjectsTable;

@@ -22,10 +22,13 @@ export interface AccessRule {
   /** Take the project from the `:id` path parameter (routes under /v1/projects/:id). */
   readonly projectFromParam?: boolean;
   /**
-   * A preview token (`x-cms-preview`) beside the publishable key may authorise the call and then
-   * sees working copies (contract §10). On every other route a valid preview token is a 403.
+   * What the route does with `x-cms-preview` (contract §16, §17). `read`: a preview token beside
+   * the publishable key may authorise the call and then sees working copies (§10). `ignore`: the
+   * header is not looked at (a site in preview still syncs its definitions). `forbid`: a valid token
+   * is a 403 (the snapshot: a build never previews). Unset: the header is a 400 whatever else the
+   * request carries — a client that sends it there has a bug worth seeing.
    */
-  readonly preview?: boolean;
+  readonly preview?: 'read' | 'ignore' | 'forbid';
   /**
    * The route's write verifies the session in its own first statement (src/modules/auth/
    * session-check.ts), so the auth hook may let a session through on what this instance last read
@@ -60,6 +63,17 @@ export const access = {
     requireSiteKey: true,
     sessionCheckedInWrite: true,
   },
+  /**
+   * One entry as the site's editor reads it (GET /v1/entries/:entryId): any member's session plus the
+   * site's publishable key, or a preview token beside the key (contract §15, §17), as a page read.
+   */
+  memberWithSiteKey: {
+    allow: ['session'],
+    project: true,
+    role: 'member',
+    requireSiteKey: true,
+    preview: 'read',
+  },
   /** An admin removing content from the site (entry and page deletion): session plus the site's publishable key. */
   adminWithSiteKey: { allow: ['session'], project: true, role: 'admin', requireSiteKey: true },
   /**
@@ -73,14 +87,16 @@ export const access = {
     role: 'editor',
     optionalSession: true,
     secretAccess: 'write',
+    preview: 'ignore',
   },
-  /** Published reads by the site or a server; a member's session adds drafts (content, snapshot). */
+  /** Published reads by the site or a server; a member's session adds drafts (the snapshot). */
   siteRead: {
     allow: ['publishableKey', 'secretKey'],
     project: true,
     optionalSession: true,
     role: 'member',
     secretAccess: 'read',
+    preview: 'forbid',
   },
   /** Content of a page: a site read, where a preview token beside the key also adds drafts. */
   pageRead: {
@@ -89,10 +105,10 @@ export const access = {
     optionalSession: true,
     role: 'member',
     secretAccess: 'read',
-    preview: true,
+    preview: 'read',
   },
   /** Live updates (GET /v1/live): the publishable key, with an optional preview token for drafts. */
-  live: { allow: ['publishableKey'], project: true, preview: true },
+  live: { allow: ['publishableKey'], project: true, preview: 'read' },
   /** Object writes: an editor session or a write secret key. */
   objectsWrite: { allow: ['session', 'secretKey'], project: true, role: 'editor', secretAccess: 'write' },
   /** Object reads: publishable key, member session or secret key. */
@@ -101,7 +117,7 @@ export const access = {
     project: true,
     role: 'member',
     secretAccess: 'read',
-    preview: true,
+    preview: 'read',
   },
 } as const satisfies Record<string, AccessRule>;
 

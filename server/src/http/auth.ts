@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SessionCheck } from '../modules/auth/session-check.js';
-import type { Role } from '../modules/users/users.table.js';
-import { AppError, forbidden, projectRequired, unauthorized } from '../shared/errors.js';
+import type { SessionCheck } from '../modules/auth/index.js';
+import type { Role } from '../modules/users/index.js';
+import { AppError, forbidden, projectRequired, unauthorized, validationFailed } from '../shared/errors.js';
 import type { Credential, SecretKeyPrincipal, SessionPrincipal } from '../shared/principals.js';
 import type { AccessRule, RequiredRole } from './access.js';
 import { appendRouteHook } from './route-hooks.js';
@@ -21,8 +21,8 @@ export interface CredentialStore {
   role(accountId: string, projectId: string): Promise<Role | null>;
   /** The account's projects (ids), to pick the only one when no project is named. */
   projectIdsOf(accountId: string): Promise<string[]>;
-  /** The project and expiry of a preview token that has not expired; null otherwise. */
-  previewToken(token: string): Promise<{ projectId: string; expiresAt: string } | null>;
+  /** A preview token that works now (`id`: what identifies it to live streams); null otherwise. */
+  previewToken(token: string): Promise<{ id: string; projectId: string; expiresAt: string } | null>;
 }
 
 export interface AuthContext {
@@ -33,8 +33,8 @@ export interface AuthContext {
   /** The session's role in `projectId`. */
   role: Role | null;
   secretKey: SecretKeyPrincipal | null;
-  /** When the preview token that authorised the call expires (a live stream ends then). */
-  previewExpiresAt?: string;
+  /** The preview token that authorised the call: a live stream ends when it expires or is ended. */
+  preview?: { id: string; expiresAt: string };
   /**
    * Set when the session was let through on remembered facts (rule `sessionCheckedInWrite`): the
    * route must hand it to its write, whose first statement verifies it (and marks it verified).
@@ -58,6 +58,21 @@ const ANONYMOUS: AuthContext = Object.freeze({
   secretKey: null,
 });
 const RANK: Record<RequiredRole, number> = { member: 0, editor: 1, admin: 2 };
+const PREVIEW_HEADER = 'x-cms-preview';
+
+/** The 400 for `x-cms-preview` on a route that does not read previews (contract §16); also the document's example. */
+export function previewHeaderRefused(): AppError {
+  const message =
+    'x-cms-preview is read only by GET /v1/content/:pageId, GET /v1/objects and GET /v1/live; do not send it here.';
+  return validationFailed(message, [{ path: `headers.${PREVIEW_HEADER}`, message }]);
+}
+
+/** Throws previewHeaderRefused when the rule takes no preview token and the request carries one. */
+function refuseStrayPreview(request: FastifyRequest, rule: AccessRule): void {
+  if (rule.preview === undefined && request.headers[PREVIEW_HEADER] !== undefined) {
+    throw previewHeaderRefused();
+  }
+}
 const SECRET_KEY_PREFIX = 'cms_sk_';
 
 /**
@@ -105,10 +120,20 @@ export function installAuth(
         });
       }
     } else {
-      appendRouteHook(route, 'onRequest', (request: FastifyRequest, _reply: unknown, done: () => void) => {
-        request.auth = ANONYMOUS;
-        done();
-      });
+      appendRouteHook(
+        route,
+        'onRequest',
+        (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
+          request.auth = ANONYMOUS;
+          if (!rule) return done();
+          try {
+            refuseStrayPreview(request, rule);
+            done();
+          } catch (err) {
+            done(err as Error);
+          }
+        },
+      );
     }
   });
 }
@@ -121,6 +146,7 @@ async function authenticate(
   /** False: read everything (a recheck). */
   useHints = rule.sessionCheckedInWrite === true,
 ): Promise<AuthContext> {
+  refuseStrayPreview(request, rule);
   const allows = (c: Credential) => rule.allow.includes(c);
   /** Whether a fact about the session came from the hints, unread: the write must then verify it. */
   let hinted = false;
@@ -151,17 +177,19 @@ async function authenticate(
     if (!siteProjectId) throw unauthorized('The x-cms-key publishable key is unknown or was rotated.');
   }
   // A preview token is read-only and valid only beside the publishable key of its own project.
-  const previewHeader = header(request, 'x-cms-preview');
+  const previewHeader = rule.preview === 'ignore' ? null : header(request, PREVIEW_HEADER);
   let previewProjectId: string | null = null;
-  let previewExpiresAt: string | undefined;
+  let preview: { id: string; expiresAt: string } | undefined;
   if (previewHeader !== null && rule.project) {
-    const preview = await store.previewToken(previewHeader);
-    previewProjectId = preview?.projectId ?? null;
-    previewExpiresAt = preview?.expiresAt;
-    if (!previewProjectId) throw unauthorized('The x-cms-preview token is unknown or has expired.');
-    if (!rule.preview) {
+    const found = await store.previewToken(previewHeader);
+    previewProjectId = found?.projectId ?? null;
+    if (!found || !previewProjectId) {
+      throw unauthorized('The x-cms-preview token is unknown, was ended, or has expired.');
+    }
+    preview = { id: found.id, expiresAt: found.expiresAt };
+    if (rule.preview !== 'read') {
       throw forbidden(
-        'Preview tokens are read-only: they are accepted only on GET /v1/content/:pageId, GET /v1/objects and GET /v1/live.',
+        'Preview tokens are read-only: they are accepted only on GET /v1/content/:pageId, GET /v1/entries/:entryId, GET /v1/objects and GET /v1/live.',
       );
     }
     if (!siteProjectId) throw unauthorized('A preview token needs the x-cms-key of its project beside it.');
@@ -234,7 +262,7 @@ async function authenticate(
     session: activeSession,
     role,
     secretKey,
-    ...(via === 'preview' && previewExpiresAt && { previewExpiresAt }),
+    ...(via === 'preview' && preview && { preview }),
   };
   if (hinted && activeSession) {
     context.sessionCheck = {
@@ -292,5 +320,5 @@ function securityFor(rule: AccessRule): Record<string, string[]>[] {
   };
   if (rule.requireSiteKey) return [{ session: [], publishableKey: [] }];
   const alone = rule.allow.map((c) => ({ [names[c]]: [] }));
-  return rule.preview ? [...alone, { publishableKey: [], preview: [] }] : alone;
+  return rule.preview === 'read' ? [...alone, { publishableKey: [], preview: [] }] : alone;
 }

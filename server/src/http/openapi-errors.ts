@@ -1,13 +1,14 @@
 import type { AppError, ErrorCode } from '../shared/errors.js';
 import type { AccessRule } from './access.js';
-import { missingCredentialMessage } from './auth.js';
+import { missingCredentialMessage, previewHeaderRefused } from './auth.js';
 
 /**
  * The error responses of one operation in the OpenAPI document: which statuses it can answer, the
  * closed list of `code` values each status carries there, and an example that route really produces.
  * Routes declare what their service throws (`errors(notFound('Entry'), 409)`); what every route of a
  * kind shares is added here from the route's access rule and schemas, so it is written once:
- * 401/403 from the access rule, 400/413/415 from a JSON body, 400 from parameters, 500 everywhere and
+ * 401/403 from the access rule, 400/413/415 from a JSON body, 400 from parameters or from a stray
+ * `x-cms-preview` header (every route whose rule takes no preview token), 500 everywhere and
  * 503 `unavailable` wherever the database is asked (every /v1 route: credentials are looked up there).
  */
 
@@ -88,6 +89,8 @@ export function errorResponses(op: OperationShape): Map<number, ErrorExample[]> 
     const invalid = validationExample(op);
     if (invalid) add(invalid);
   }
+  // Every route with an access rule that takes no preview token refuses the header (contract §16).
+  if (rule && rule.preview === undefined) add(fromAppError(previewHeaderRefused()));
   if (op.jsonBody) add({ code: 'invalid_json', message: 'The request body is not valid JSON.' });
   if (rule?.project) {
     // Where the path or the site key names the project, the only 400 of this kind is a header naming

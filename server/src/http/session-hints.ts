@@ -1,4 +1,4 @@
-import type { Role } from '../modules/users/users.table.js';
+import type { Role } from '../modules/users/index.js';
 import type { SessionPrincipal } from '../shared/principals.js';
 
 /**

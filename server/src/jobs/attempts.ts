@@ -98,24 +98,8 @@ export function failedAttemptLog(row: AttemptColumns, result: AttemptResult, sch
   };
 }
 
-/**
- * An attempt that failed without an answer to record: refused target, network error, hook removed
- * (`final`: no retry makes sense), internal error.
- */
-export function failedAttempt(
-  error: string,
-  options: { final?: boolean; responseCode?: number | null; durationMs?: number } = {},
-): AttemptResult {
-  return {
-    ok: false,
-    responseCode: options.responseCode ?? null,
-    durationMs: options.durationMs ?? 0,
-    error,
-    responseBody: null,
-    retryAfterSeconds: null,
-    ...(options.final && { final: true }),
-  };
-}
+// failedAttempt lives with the HTTP client that makes most of them (shared/ takes no value from jobs/).
+export { failedAttempt } from '../shared/hook-http.js';
 
 /**
  * 410 Gone: the receiver says the endpoint is gone for good (Standard Webhooks). The row is never

@@ -1,18 +1,19 @@
 import type { Db } from '../db/database.js';
-import { pruneActivityLog } from '../modules/activity/activity.jobs.js';
-import { createContentOperations } from '../modules/content/content.service.js';
-import { contentTargets } from '../modules/content/pages.service.js';
-import { publishedEntriesForSnapshot } from '../modules/content/published-pages.js';
-import { declarationsOf, pageDefinitions } from '../modules/definitions/definitions.service.js';
-import { callDeployHooks, fireDeployTriggers, triggersFromEvents } from '../modules/deploys/deploys.jobs.js';
-import { dispatchEvents } from '../modules/events/events.jobs.js';
-import { publishedObjectsForSnapshot } from '../modules/objects/objects.snapshot.js';
-import { prunePreviewTokens } from '../modules/preview/preview.jobs.js';
-import { loadSite } from '../modules/projects/site-cache.js';
-import { runDueSchedules } from '../modules/schedules/schedules.jobs.js';
-import { computeSnapshotVersion, type SnapshotSources } from '../modules/snapshot/snapshot.service.js';
-import { mayPublish } from '../modules/users/users.service.js';
-import { deliveriesFromEvents, deliverWebhooks } from '../modules/webhooks/webhooks.jobs.js';
+import {
+  contentTargets,
+  createContentOperations,
+  publishedEntriesForSnapshot,
+} from '../modules/content/index.js';
+import { declarationsOf, pageDefinitions } from '../modules/definitions/index.js';
+import { callDeployHooks, fireDeployTriggers, triggersFromEvents } from '../modules/deploys/index.js';
+import { publishedObjectsForSnapshot } from '../modules/objects/index.js';
+import { prunePreviewTokens } from '../modules/preview/index.js';
+import { loadSite } from '../modules/projects/index.js';
+import { runDueSchedules } from '../modules/schedules/index.js';
+import { computeSnapshotVersion, type SnapshotSources } from '../modules/snapshot/index.js';
+import { mayPublish } from '../modules/users/index.js';
+import { deliveriesFromEvents, deliverWebhooks } from '../modules/webhooks/index.js';
+import { dispatchEvents, outbox, pruneActivityLog } from '../outbox/index.js';
 import { pruneAttempts } from './prune.js';
 import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
 
@@ -22,13 +23,13 @@ import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
  * - sweeps (one transaction each): due schedules → publishes and unpublishes (first, so the events
  *   they write are dispatched in the same tick; what they need of content and users is handed over
  *   here, as app.ts does for the routes); outbox events → webhook deliveries + deploy triggers (the
- *   events module dispatches, the consumers are listed here); due triggers → deploy calls; retention;
+ *   outbox dispatches, the consumers are listed here); due triggers → deploy calls; retention;
  *   expired preview tokens; old activity records.
  * - attempt jobs (leased rows sent over HTTP, retried on the schedule): webhook deliveries, deploy calls.
  */
 export const sweepJobs: readonly SweepJob[] = [
   runDueSchedules({
-    content: createContentOperations({ declarationsOf }),
+    content: createContentOperations(outbox, { declarationsOf }),
     targets: contentTargets(pageDefinitions),
     mayPublish,
   }),

@@ -48,6 +48,8 @@ export interface WorkerOptions {
 export interface Worker {
   /** Stops claiming, waits for attempts in flight and records their outcomes. */
   stop(): Promise<void>;
+  /** Ticks run so far, and how many of them failed: what a test waits on instead of a sleep. */
+  readonly ticks: { readonly run: number; readonly failed: number };
 }
 
 const FLUSH_DELAY_MS = 5;
@@ -217,6 +219,7 @@ export function startWorker(options: WorkerOptions): Worker {
    */
   const maxBackoff = Math.max(config.workerPollMs, Math.min(MAX_BACKOFF_MS, config.workerPollMs * 64));
   let failures = 0;
+  const ticks = { run: 0, failed: 0 };
   let outageSince: number | null = null;
   let outageLoggedAt = 0;
   function tickFailed(err: unknown): void {
@@ -263,8 +266,10 @@ export function startWorker(options: WorkerOptions): Worker {
         busy = await tick();
         tickSucceeded();
       } catch (err) {
+        ticks.failed += 1;
         tickFailed(err);
       }
+      ticks.run += 1;
       if (!busy && !stopping) await sleep(nextWait());
     }
     await Promise.allSettled([...running]);
@@ -278,5 +283,6 @@ export function startWorker(options: WorkerOptions): Worker {
       await loop;
       client.close();
     },
+    ticks,
   };
 }

@@ -2,8 +2,27 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { type AttemptResult, failedAttempt } from '../jobs/attempts.js';
+import type { AttemptResult } from '../jobs/attempts.js';
 import { vetTarget } from './hook-targets.js';
+
+/**
+ * An attempt that failed without an answer to record: refused target, network error, hook removed
+ * (`final`: no retry makes sense), internal error.
+ */
+export function failedAttempt(
+  error: string,
+  options: { final?: boolean; responseCode?: number | null; durationMs?: number } = {},
+): AttemptResult {
+  return {
+    ok: false,
+    responseCode: options.responseCode ?? null,
+    durationMs: options.durationMs ?? 0,
+    error,
+    responseBody: null,
+    retryAfterSeconds: null,
+    ...(options.final && { final: true }),
+  };
+}
 
 /** Response bytes kept for the delivery log. */
 export const STORED_BODY_BYTES = 1024;

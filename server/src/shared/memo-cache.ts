@@ -1,4 +1,10 @@
-import { type ChangeBus, FLUSH_ALL } from '../db/dialect/change-bus.js';
+import type { ChangeBus } from '../db/dialect/change-bus.js';
+
+/**
+ * Topic delivered to subscribers when they must drop everything (invalidations may have been lost).
+ * Declared here, beside the cache that obeys it, so shared/ needs no value of the change bus.
+ */
+export const FLUSH_ALL = '*';
 
 /**
  * A bounded in-memory map that is only trusted while the change bus is live. Reads go through

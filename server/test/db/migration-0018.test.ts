@@ -10,7 +10,6 @@ import { createSchedule, inMs, listSchedules } from '../helpers/schedules.js';
 /** 0018_schedule_problems on a database that holds schedules: down and up keep them. */
 describeEachDb('migration 0018_schedule_problems', (ctx) => {
   it('adds problems to existing schedules (null) and goes down and up on a populated database', async () => {
-    assert.equal(Object.keys(migrations).at(-1), '0018_schedule_problems');
     const site = await newSite(ctx.app);
     const entryId = await heroEntry(ctx.app, site);
     const pending = await createSchedule(ctx.app, site, { action: 'publish', entryId, at: inMs(3_600_000) });
@@ -25,17 +24,19 @@ describeEachDb('migration 0018_schedule_problems', (ctx) => {
     const before = await listSchedules(ctx.app, site);
     assert.deepEqual((before.find((s) => s.id === refused.id) as { problems?: unknown }).problems, problems);
 
-    const { results } = await migrateDown(ctx.db);
-    assert.deepEqual(
-      results?.map((r) => [r.migrationName, r.status]),
-      [['0018_schedule_problems', 'Success']],
-    );
+    // Down to just before 0018 (past any later migration).
+    const names = Object.keys(migrations);
+    const downs: string[][] = [];
+    for (let i = names.indexOf('0018_schedule_problems'); i < names.length; i++)
+      downs.push(...((await migrateDown(ctx.db)).results ?? []).map((r) => [r.migrationName, r.status]));
+    assert.deepEqual(downs.at(-1), ['0018_schedule_problems', 'Success']);
+    assert.ok(downs.every(([, status]) => status === 'Success'));
     const kept = await ctx.db.selectFrom('schedules').select(['id', 'status', 'error']).execute();
     assert.deepEqual(kept.map((s) => s.id).sort(), [pending.id, refused.id].sort());
 
     assert.deepEqual(
       (await migrateToLatest(ctx.db)).results?.map((r) => r.migrationName),
-      ['0018_schedule_problems'],
+      names.slice(names.indexOf('0018_schedule_problems')),
     );
     const after = await listSchedules(ctx.app, site);
     assert.equal(after.length, 2);

@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/db/connect.js';
 import { startWorker, type Worker } from '../../src/jobs/worker.js';
 import { describeEachDb, type TestContext } from '../helpers/app.js';
 import { bearer, call, newProject } from '../helpers/factories.js';
-import { createWebhook, publishableEntry, sleep, startReceiver, waitFor } from '../helpers/hooks.js';
+import { createWebhook, outboxSettled, publishableEntry, startReceiver, waitFor } from '../helpers/hooks.js';
 
 interface Line {
   level: number;
@@ -72,7 +72,8 @@ describeEachDb(
         await waitFor(
           () => failed('deliver-webhooks').length >= 3 && failed('call-deploy-hooks').length >= 3,
         );
-        await sleep(300); // nothing more arrives: the schedule allows 3 attempts, each logged once
+        // Nothing more arrives: the schedule allows 3 attempts, and each row is now failed for good.
+        await outboxSettled(ctx.db, project.id);
 
         const webhook = failed('deliver-webhooks');
         assert.deepEqual(
@@ -168,14 +169,15 @@ function describeOutage(ctx: TestContext) {
     url.host = `127.0.0.1:${proxy.port()}`;
     handle = await openDatabase({ kind: 'postgres', url: url.toString() });
     const { lines, log } = capturingLogger();
-    worker = startWorker({ db: handle.db, config: ctx.config, log });
-    await sleep(200);
+    const running = startWorker({ db: handle.db, config: ctx.config, log });
+    worker = running;
+    await waitFor(() => running.ticks.run >= 1, 15_000, 'a tick on the live database');
 
     await proxy.down();
-    const outage = 3_000;
-    await sleep(outage);
+    // Six failed ticks: an unguarded loop would have logged six stacks; backing off, they take ~1 s.
+    const failedBefore = running.ticks.failed;
+    await waitFor(() => running.ticks.failed >= failedBefore + 6, 15_000, 'six failed ticks');
     const during = lines.filter((l) => l.level >= WARN);
-    // Polling every 20 ms, an unguarded loop logs ~150 stacks in 3 s.
     assert.ok(during.length >= 1 && during.length <= 3, `${during.length} lines:\n${JSON.stringify(during)}`);
     assert.match(during[0]!.msg, /database unavailable/);
     assert.ok(!JSON.stringify(during).includes('"stack"'), 'no stack for an outage');

@@ -25,7 +25,8 @@ const COUNT = Number(process.env.FOLIO_FUZZ_COUNT ?? 10_000);
 const ONLY = process.env.FOLIO_FUZZ_ONLY === undefined ? null : Number(process.env.FOLIO_FUZZ_ONLY);
 const WAVE = 8;
 
-async function fixtures(app: FastifyInstance): Promise<Fixtures> {
+/** A project with one of everything the generated requests name (also bench/memory/fuzz.ts's). */
+export async function fuzzFixtures(app: FastifyInstance): Promise<Fixtures> {
   const site = await newSite(app, 'Fuzz site');
   const admin = bearer(site.admin.token);
   await sync(app, site, '/', [HERO]);
@@ -102,7 +103,7 @@ export function fuzzSuite(kind: DbKind): void {
     (ctx) => {
       let fx: Fixtures;
       before(async () => {
-        fx = await fixtures(ctx.app);
+        fx = await fuzzFixtures(ctx.app);
       });
 
       it(`${COUNT} seeded malformed requests: no 5xx, every /v1 error enveloped`, async (t) => {

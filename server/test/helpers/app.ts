@@ -24,6 +24,8 @@ export interface TestAppOptions {
   logStream?: LogSink;
   /** Only these of the available kinds (a long suite split into one file per database). */
   kinds?: DbKind[];
+  /** The app's clock for its windowed limits (AppOptions.now). */
+  now?: () => number;
 }
 
 // A data directory of this test process's own: an app writes its key file there (never into /tmp itself).
@@ -69,7 +71,12 @@ export function describeEachDb(
           state.database = database;
           state.db = database.handle.db;
           state.config = config;
-          state.app = await buildApp({ config, database: database.handle, logStream: options.logStream });
+          state.app = await buildApp({
+            config,
+            database: database.handle,
+            logStream: options.logStream,
+            ...(options.now && { now: options.now }),
+          });
           await state.app.ready();
         });
         after(async () => {

@@ -200,6 +200,7 @@ export function startTestWorker(options: WorkerOptions): Worker {
       await worker.stop();
       release();
     },
+    ticks: worker.ticks,
   };
 }
 

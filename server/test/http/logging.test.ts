@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
 import { bearer, call, newProject, PASSWORD } from '../helpers/factories.js';
+import { captureLog } from '../helpers/log-capture.js';
 
-const lines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(chunk.toString());
-    done();
-  },
-});
+const { lines, stream: logStream } = captureLog();
 
 describeEachDb(
   'logging',

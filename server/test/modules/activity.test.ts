@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { pruneActivityLog } from '../../src/modules/activity/activity.jobs.js';
-import { recordActivity } from '../../src/modules/activity/activity.repository.js';
+import { pruneActivityLog } from '../../src/outbox/activity.jobs.js';
+import { recordActivity } from '../../src/outbox/activity.repository.js';
 import { describeEachDb } from '../helpers/app.js';
 import { editorEntries, HERO, newSite, patchEntry, type Site, sync } from '../helpers/content.js';
 import { bearer, call, login, newProject, PASSWORD, uniqueEmail } from '../helpers/factories.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { pageSearchText, pageSortKey } from '../../src/shared/page-ids.js';
 import { describeEachDb } from '../helpers/app.js';
 import { editorEntries, HERO, newSite, patchEntry, sync, visitorEntries } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
@@ -8,6 +9,12 @@ const comp = (instanceKey: string, componentId = 'Text', fields = [{ key: 'title
   componentId,
   instanceKey,
   fields,
+});
+
+const pageListRow = (pageId: string) => ({
+  pageId,
+  sortKey: pageSortKey(pageId),
+  search: pageSearchText(pageId),
 });
 
 describeEachDb('definitions sync', (ctx) => {
@@ -27,15 +34,16 @@ describeEachDb('definitions sync', (ctx) => {
 
     const again = await sync(ctx.app, site, '/', [HERO, comp('intro')]);
     assert.deepEqual(again.created, []);
-    // Additive: a sync naming only a new component keeps the others and their content.
+    // Additive: a sync naming only a new component keeps the others and their content. Entries come
+    // in page order (issue 37): a sync of new components only appends them.
     const more = await sync(ctx.app, site, '/', [comp('footer')]);
     assert.deepEqual(more.created, ['footer']);
     const after = await editorEntries(ctx.app, site, '/');
     assert.deepEqual(
       after.map((e) => e.instanceKey),
-      ['footer', 'hero', 'intro'],
+      ['hero', 'intro', 'footer'],
     );
-    assert.deepEqual(after[1]?.fields, { title: 'kept' });
+    assert.deepEqual(after[0]?.fields, { title: 'kept' });
   });
 
   it('GET definitions returns the page schemas, ordered, with updated fields after a resync', async () => {
@@ -61,9 +69,10 @@ describeEachDb('definitions sync', (ctx) => {
         d.componentId,
         d.fields,
       ]),
+      // In page order (issue 37): the order of the first sync, which the partial resync keeps.
       [
-        ['a', 'Card', [{ key: 'image', type: 'image' }]],
         ['b', 'Text', [{ key: 'body', type: 'richtext' }]],
+        ['a', 'Card', [{ key: 'image', type: 'image' }]],
       ],
     );
     assert.ok(res.body.data[0].updatedAt);
@@ -143,9 +152,10 @@ describeEachDb('definitions sync', (ctx) => {
     assert.equal(over.status, 409);
     assert.equal(over.body.error.details.limit, 500);
 
-    // Fill the project to 1,000 pages directly (a thousand syncs would only slow the suite down).
+    // Fill the project to 20,000 pages (CMS_MAX_PAGES_PER_PROJECT's default) directly: syncs would
+    // only slow the suite down. Each page is a definition and a row of the pages list, as a sync writes.
     const now = new Date().toISOString();
-    const rows = Array.from({ length: 999 }, (_, i) => ({
+    const rows = Array.from({ length: 19_999 }, (_, i) => ({
       projectId: site.project.id,
       pageId: `/p${i}`,
       instanceKey: 'a',
@@ -154,20 +164,22 @@ describeEachDb('definitions sync', (ctx) => {
       createdAt: now,
       updatedAt: now,
     }));
-    for (let i = 0; i < rows.length; i += 200) {
+    for (let i = 0; i < rows.length; i += 1000) {
+      const chunk = rows.slice(i, i + 1000);
+      await ctx.db.insertInto('componentDefinitions').values(chunk).execute();
       await ctx.db
-        .insertInto('componentDefinitions')
-        .values(rows.slice(i, i + 200))
+        .insertInto('contentPages')
+        .values(chunk.map((r) => ({ ...pageListRow(r.pageId), projectId: r.projectId })))
         .execute();
     }
     const newPage = await call(ctx.app, {
       method: 'POST',
       url: '/v1/definitions/sync',
       headers: site.key,
-      payload: { pageId: '/page-1001', components: [comp('a')] },
+      payload: { pageId: '/page-20001', components: [comp('a')] },
     });
     assert.equal(newPage.status, 409);
-    assert.equal(newPage.body.error.details.limit, 1000);
+    assert.equal(newPage.body.error.details.limit, 20_000);
     // Existing pages can still be synced.
     const existing = await call(ctx.app, {
       method: 'POST',

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
-import { editorEntries, heroEntry, newSite, patchEntry, visitorEntries } from '../helpers/content.js';
+import {
+  editorEntries,
+  heroEntry,
+  newSite,
+  patchEntry,
+  type Site,
+  visitorEntries,
+} from '../helpers/content.js';
 import { bearer, call, newMember } from '../helpers/factories.js';
 
 describeEachDb('content history', (ctx) => {
@@ -118,5 +125,79 @@ describeEachDb('content history', (ctx) => {
       headers: site.editing,
     });
     assert.equal(cross.status, 404);
+  });
+
+  const historyOf = async (site: Site, id: string) =>
+    (
+      await call(ctx.app, {
+        method: 'GET',
+        url: `/v1/content/${id}/history`,
+        headers: bearer(site.editor.token),
+      })
+    ).body.data as {
+      id: string;
+      action: string;
+      fields: { title?: string };
+      actor: { id: string; email: string };
+    }[];
+  const restore = (
+    site: Site,
+    id: string,
+    historyId: string,
+    headers: Record<string, string> = site.editing,
+  ) => call(ctx.app, { method: 'POST', url: `/v1/content/${id}/history/${historyId}/restore`, headers });
+
+  it('a restore over an unpublished draft keeps that draft as a "saved" record, and restoring it back brings it back', async () => {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'First' }, status: 'published' });
+    await patchEntry(ctx.app, site, id, { fields: { title: 'Second' }, status: 'published' });
+    await patchEntry(ctx.app, site, id, { fields: { title: 'A third title, draft only' } });
+    const restorer = await newMember(ctx.app, site.admin.token, site.project.id, 'editor');
+    const [second, first] = await historyOf(site, id);
+    assert.equal(first?.fields.title, 'First');
+
+    const res = await restore(site, id, first!.id, { ...site.key, ...bearer(restorer.token) });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.fields.title, 'First');
+    const after = await historyOf(site, id);
+    assert.equal(after.length, 3);
+    const saved = after[0]!;
+    assert.equal(saved.action, 'saved');
+    assert.deepEqual(saved.fields, { title: 'A third title, draft only' });
+    assert.deepEqual(saved.actor, { id: restorer.id, email: restorer.email });
+    assert.equal(after[1]?.id, second?.id);
+
+    // Restoring the kept draft is one more restore; the working copy it replaces ("First") is
+    // already in the history, so nothing more is recorded.
+    const back = await restore(site, id, saved.id);
+    assert.equal(back.status, 200);
+    assert.deepEqual(back.body.data.fields, { title: 'A third title, draft only' });
+    assert.equal(back.body.data.status, 'draft');
+    assert.equal((await historyOf(site, id)).length, 3);
+  });
+
+  it('a restore over a working copy that a record holds records nothing more', async () => {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'One' }, status: 'published' });
+    await patchEntry(ctx.app, site, id, { fields: { title: 'Two' }, status: 'published' });
+    const [, one] = await historyOf(site, id);
+    assert.equal((await restore(site, id, one!.id)).status, 200);
+    assert.deepEqual(
+      (await historyOf(site, id)).map((h) => h.action),
+      ['publish', 'publish'],
+    );
+  });
+
+  it('a refused restore (stale If-Match) records nothing', async () => {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'One' }, status: 'published' });
+    await patchEntry(ctx.app, site, id, { fields: { title: 'Draft' } });
+    const [one] = await historyOf(site, id);
+    const res = await restore(site, id, one!.id, { ...site.editing, 'if-match': '"1"' });
+    assert.equal(res.status, 412);
+    assert.equal((await historyOf(site, id)).length, 1);
   });
 });

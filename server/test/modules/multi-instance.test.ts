@@ -115,6 +115,40 @@ describeEachDb('two instances on one database', (ctx) => {
     assert.equal(status, 401);
   });
 
+  it('a preview token ended on A (role change, key rotation) is refused on B at once', async (t) => {
+    if (!postgres()) return t.skip('SQLite runs one instance per file');
+    const site = await newSite(ctx.app);
+    await heroEntry(ctx.app, site);
+    const tokenOf = async () => {
+      const res = await call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers: site.editing });
+      assert.equal(res.status, 201);
+      return res.body.data.token as string;
+    };
+    const readOnB = async (token: string, key = site.key) =>
+      (await call(b, { method: 'GET', url: pageUrl('/'), headers: { ...key, 'x-cms-preview': token } }))
+        .status;
+    const admin = { ...bearer(site.admin.token), 'x-cms-project-id': site.project.id };
+    const promoted = await tokenOf();
+    assert.equal(await readOnB(promoted), 200);
+    const patched = await call(ctx.app, {
+      method: 'PATCH',
+      url: `/v1/users/${site.editor.id}`,
+      headers: admin,
+      payload: { role: 'admin' },
+    });
+    assert.equal(patched.status, 200);
+    assert.equal(await readOnB(promoted), 401); // no waiting: tokens are looked up on each request
+    const rotatedAway = await tokenOf();
+    assert.equal(await readOnB(rotatedAway), 200);
+    const rotated = await call(ctx.app, {
+      method: 'POST',
+      url: `/v1/projects/${site.project.id}/rotate-key`,
+      headers: bearer(site.admin.token),
+    });
+    assert.equal(rotated.status, 200);
+    assert.equal(await readOnB(rotatedAway, { 'x-cms-key': rotated.body.data.apiKey }), 401);
+  });
+
   it('B drops its caches when its LISTEN connection is lost, then catches up', async (t) => {
     if (!postgres()) return t.skip('SQLite runs one instance per file');
     const site = await newSite(ctx.app);

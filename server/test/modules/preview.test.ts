@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
+import { transactionWithChanges } from '../../src/db/dialect/change-bus.js';
 import type { JobContext } from '../../src/jobs/types.js';
 import { prunePreviewTokens } from '../../src/modules/preview/preview.jobs.js';
+import { endPreviewTokensOf } from '../../src/modules/preview/preview.service.js';
 import { sha256Hex } from '../../src/shared/secrets.js';
 import { describeEachDb } from '../helpers/app.js';
 import { heroEntry, newSite, pageUrl, patchEntry, type Site } from '../helpers/content.js';
@@ -23,6 +25,12 @@ describeEachDb('preview tokens', (ctx) => {
     payload: object = {},
     headers: Record<string, string> = { ...bearer(site.editor.token), ...site.key },
   ) => call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers, payload });
+
+  async function adminTokenOf(site: Site): Promise<string> {
+    const res = await createToken(site, {}, { ...site.key, ...bearer(site.admin.token) });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.data.token;
+  }
 
   async function tokenOf(site: Site): Promise<string> {
     const res = await createToken(site);
@@ -98,10 +106,10 @@ describeEachDb('preview tokens', (ctx) => {
       { ...bearer(other.admin.token), 'x-cms-project-id': site.project.id },
     );
     assert.equal(res.status, 403);
-    // A preview token cannot make preview tokens.
+    // A preview token cannot make preview tokens (the header is refused there).
     const token = await tokenOf(site);
     const chained = await createToken(site, {}, { ...site.editing, 'x-cms-preview': token });
-    assert.equal(chained.status, 403);
+    assert.equal(chained.status, 400);
   });
 
   it('with the key, a token sees working copies of a page, private and not stored', async () => {
@@ -180,43 +188,92 @@ describeEachDb('preview tokens', (ctx) => {
     assert.equal((await read({ 'x-cms-preview': fresh })).status, 401); // without x-cms-key
   });
 
-  it('a token is refused on every other route, writes included (403), and never gives write access', async () => {
+  it('x-cms-preview where no preview is read is 400 at headers.x-cms-preview, whatever else is sent; nothing is written', async () => {
     const { site, id } = await editedSite();
     const token = await tokenOf(site);
-    const withToken = { ...site.key, 'x-cms-preview': token };
-    const attempts = [
-      {
-        method: 'PATCH',
-        url: `/v1/content/${id}`,
-        headers: { ...site.editing, 'x-cms-preview': token },
-        payload: { status: 'published' },
-      },
-      { method: 'PATCH', url: `/v1/content/${id}`, headers: withToken, payload: { status: 'published' } },
-      { method: 'POST', url: `/v1/content/${id}/unpublish`, headers: withToken },
-      { method: 'POST', url: '/v1/content/bulk-publish', headers: withToken, payload: { pageId: '/' } },
-      {
-        method: 'POST',
-        url: '/v1/objects/save',
-        headers: withToken,
-        payload: { objects: [{ type: 't', id: 'x', fields: { a: 1 } }] },
-      },
-      {
-        method: 'POST',
-        url: '/v1/definitions/sync',
-        headers: withToken,
-        payload: { pageId: '/x', components: [] },
-      },
-      { method: 'GET', url: '/v1/snapshot', headers: withToken },
-      { method: 'GET', url: `/v1/content/${id}/history`, headers: withToken },
-    ] as const;
-    for (const attempt of attempts) {
-      const res = await call(ctx.app, attempt as never);
-      assert.equal(res.status, 403, `${attempt.method} ${attempt.url}: ${JSON.stringify(res.body)}`);
-      assert.equal(res.body.error.code, 'forbidden');
+    const admin = { ...bearer(site.admin.token), 'x-cms-project-id': site.project.id };
+    // A valid token and a junk one alike: the header itself is the client's bug.
+    for (const preview of [token, 'cms_pv_junk', '']) {
+      const attempts = [
+        { method: 'GET', url: '/v1/auth/me', headers: bearer(site.editor.token) },
+        { method: 'GET', url: '/v1/projects', headers: bearer(site.admin.token) },
+        {
+          method: 'POST',
+          url: '/v1/api-keys',
+          headers: bearer(site.admin.token),
+          payload: { name: 'k', scope: 'all', access: 'read' },
+        },
+        {
+          method: 'PATCH',
+          url: `/v1/content/${id}`,
+          headers: site.editing,
+          payload: { status: 'published' },
+        },
+        { method: 'PATCH', url: `/v1/content/${id}`, headers: site.key, payload: { status: 'published' } },
+        { method: 'POST', url: `/v1/content/${id}/unpublish`, headers: site.editing },
+        { method: 'POST', url: '/v1/content/bulk-publish', headers: site.editing, payload: { pageId: '/' } },
+        {
+          method: 'POST',
+          url: '/v1/objects/save',
+          headers: admin,
+          payload: { objects: [{ type: 't', id: 'x', fields: { a: 1 } }] },
+        },
+        { method: 'GET', url: `/v1/content/${id}/history`, headers: admin },
+        { method: 'POST', url: '/v1/preview-tokens', headers: site.editing, payload: {} },
+        { method: 'DELETE', url: '/v1/preview-tokens', headers: site.editing },
+        {
+          method: 'POST',
+          url: '/v1/auth/login',
+          payload: { email: site.editor.email, password: site.editor.password },
+        },
+        { method: 'GET', url: `/v1/projects/${site.project.id}`, headers: bearer(site.admin.token) },
+      ] as const;
+      for (const attempt of attempts) {
+        const res = await call(ctx.app, {
+          ...attempt,
+          headers: { ...('headers' in attempt ? attempt.headers : {}), 'x-cms-preview': preview },
+        } as never);
+        const where = `${attempt.method} ${attempt.url} (${preview || 'empty'}): ${JSON.stringify(res.body)}`;
+        assert.equal(res.status, 400, where);
+        assert.equal(res.body.error.code, 'validation_failed', where);
+        assert.equal(res.body.error.details[0].path, 'headers.x-cms-preview', where);
+      }
     }
-    // Nothing was published.
+    // Nothing was published, saved or made.
     const visitor = await call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: site.key });
     assert.equal(visitor.body.data[0].fields.title, 'Live');
+    const keys = await call(ctx.app, {
+      method: 'GET',
+      url: '/v1/api-keys',
+      headers: bearer(site.admin.token),
+    });
+    assert.deepEqual(keys.body.data, []);
+    const tokens = await ctx.db
+      .selectFrom('previewTokens')
+      .select('tokenHash')
+      .where('projectId', '=', site.project.id)
+      .execute();
+    assert.equal(tokens.length, 1);
+
+    // The snapshot still refuses a valid token (403) and an unknown one (401).
+    const snapshot = (preview: string) =>
+      call(ctx.app, {
+        method: 'GET',
+        url: '/v1/snapshot',
+        headers: { ...site.key, 'x-cms-preview': preview },
+      });
+    assert.equal((await snapshot(token)).status, 403);
+    assert.equal((await snapshot('cms_pv_junk')).status, 401);
+    // A definitions sync ignores it: a site in preview still registers its components.
+    for (const preview of [token, 'cms_pv_junk']) {
+      const res = await call(ctx.app, {
+        method: 'POST',
+        url: '/v1/definitions/sync',
+        headers: { ...site.key, 'x-cms-preview': preview },
+        payload: { pageId: '/synced', components: [] },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
   });
 
   it('the revalidation fast path steps aside for a preview token (drafts, and its 401)', async () => {
@@ -235,6 +292,113 @@ describeEachDb('preview tokens', (ctx) => {
     const unknown = await revalidate({ 'x-cms-preview': 'cms_pv_unknown' });
     assert.equal(unknown.status, 401);
     await unknown.arrayBuffer();
+  });
+
+  const readWith = (site: Site, token: string, key = site.key) =>
+    call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: { ...key, 'x-cms-preview': token } });
+  const endTokens = (headers: Record<string, string>) =>
+    call(ctx.app, { method: 'DELETE', url: '/v1/preview-tokens', headers });
+
+  it("DELETE /v1/preview-tokens ends the caller's tokens in the project, and only theirs", async () => {
+    const { site } = await editedSite();
+    const mine = [await tokenOf(site), await tokenOf(site)];
+    const admins = await adminTokenOf(site);
+    const other = await newSite(ctx.app);
+    const elsewhere = await tokenOf(other);
+    const res = await endTokens(site.editing);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.data, { deleted: 2 });
+    for (const token of mine) {
+      const read = await readWith(site, token);
+      assert.equal(read.status, 401);
+      assert.equal(read.body.error.code, 'unauthorized');
+    }
+    assert.equal((await readWith(site, admins)).status, 200); // another member's token
+    assert.equal((await readWith(other, elsewhere)).status, 200); // another project's
+    // Nothing left to end: 0, and no second record.
+    assert.deepEqual((await endTokens(site.editing)).body.data, { deleted: 0 });
+    const activity = await call(ctx.app, {
+      method: 'GET',
+      url: '/v1/activity?action=preview_tokens.revoked',
+      headers: { ...bearer(site.admin.token), 'x-cms-project-id': site.project.id },
+    });
+    assert.equal(activity.status, 200, JSON.stringify(activity.body));
+    assert.equal(activity.body.data.length, 1);
+    assert.equal(activity.body.data[0].target.id, site.editor.id);
+    assert.ok(!JSON.stringify(activity.body).includes('cms_pv_'));
+    // Needs a member's session.
+    assert.equal((await endTokens(site.key)).status, 401);
+  });
+
+  it('a token ends when its creator is removed from the project (a removed editor reads no drafts)', async () => {
+    const { site } = await editedSite();
+    const token = await tokenOf(site);
+    assert.equal((await readWith(site, token)).status, 200);
+    const removed = await call(ctx.app, {
+      method: 'DELETE',
+      url: `/v1/users/${site.editor.id}`,
+      headers: { ...bearer(site.admin.token), 'x-cms-project-id': site.project.id },
+    });
+    assert.equal(removed.status, 200);
+    const read = await readWith(site, token);
+    assert.equal(read.status, 401);
+    assert.ok(!JSON.stringify(read.body).includes('Draft'));
+  });
+
+  it("a token ends when its creator's role changes either way; a name change leaves it", async () => {
+    const { site } = await editedSite();
+    const admin = { ...bearer(site.admin.token), 'x-cms-project-id': site.project.id };
+    const patchEditor = (payload: object) =>
+      call(ctx.app, { method: 'PATCH', url: `/v1/users/${site.editor.id}`, headers: admin, payload });
+    const token = await tokenOf(site);
+    assert.equal((await patchEditor({ name: 'Renamed' })).status, 200);
+    assert.equal((await patchEditor({ role: 'editor' })).status, 200); // no change of role
+    assert.equal((await readWith(site, token)).status, 200);
+    assert.equal((await patchEditor({ role: 'admin' })).status, 200); // a promotion
+    assert.equal((await readWith(site, token)).status, 401);
+    const again = await tokenOf(site);
+    assert.equal((await patchEditor({ role: 'editor' })).status, 200); // a demotion
+    assert.equal((await readWith(site, again)).status, 401);
+  });
+
+  it('rotating the publishable key ends every token of the project', async () => {
+    const { site } = await editedSite();
+    const tokens = [await tokenOf(site), await adminTokenOf(site)];
+    const other = await newSite(ctx.app);
+    const elsewhere = await tokenOf(other);
+    const rotated = await call(ctx.app, {
+      method: 'POST',
+      url: `/v1/projects/${site.project.id}/rotate-key`,
+      headers: bearer(site.admin.token),
+    });
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    const key = { 'x-cms-key': rotated.body.data.apiKey as string };
+    for (const token of tokens) assert.equal((await readWith(site, token, key)).status, 401);
+    assert.equal((await readWith(other, elsewhere)).status, 200);
+  });
+
+  it("endPreviewTokensOf without a project ends the account's tokens in every project (a password change)", async () => {
+    const { site } = await editedSite();
+    const token = await tokenOf(site);
+    // The same editor, a member of a second project too.
+    const other = await newSite(ctx.app);
+    const added = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/users',
+      headers: { ...bearer(other.admin.token), 'x-cms-project-id': other.project.id },
+      payload: { email: site.editor.email, role: 'editor', password: site.editor.password },
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const there = await createToken(other, {}, { ...other.key, ...bearer(site.editor.token) });
+    assert.equal(there.status, 201);
+    const bystander = await tokenOf(other); // another member's, untouched
+    const ended = await transactionWithChanges(ctx.db, ctx.app.changes, (trx, changed) =>
+      endPreviewTokensOf(trx, changed, site.editor.id),
+    );
+    assert.equal(ended, 2);
+    assert.equal((await readWith(site, token)).status, 401);
+    assert.equal((await readWith(other, there.body.data.token)).status, 401);
+    assert.equal((await readWith(other, bystander)).status, 200);
   });
 
   it('the worker prunes expired tokens and keeps live ones', async () => {

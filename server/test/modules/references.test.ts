@@ -167,6 +167,17 @@ describeEachDb('references', (ctx) => {
     assert.equal(resolved.fields.featured.fields.quote, 'Draft quote.');
     const [visitor] = (await read(ctx.app, site.key, '/')).body.data;
     assert.equal(visitor.fields.featured.fields.quote, 'Fast.');
+    // GET /v1/entries/:entryId reads the same way.
+    const entry = (headers: Record<string, string>, query = '') =>
+      call(ctx.app, { method: 'GET', url: `/v1/entries/${ids.home}${query}`, headers });
+    const byPreview = await entry({ ...site.key, 'x-cms-preview': token }, '?depth=2');
+    assert.equal(byPreview.status, 200, JSON.stringify(byPreview.body));
+    assert.equal(byPreview.body.data.fields.featured.fields.author.fields.name, 'Ada');
+    assert.equal((await entry(site.editing)).body.data.fields.featured, ids.q1);
+    assert.equal(
+      (await entry(site.editing, '?resolve=true')).body.data.fields.featured.fields.quote,
+      'Draft quote.',
+    );
   });
 
   it('a publish, unpublish or deletion of a referenced entry changes the page and its ETag at once', async () => {

@@ -118,7 +118,12 @@ const readSnapshot = ({ url, visitor }: ProjectAccess) =>
 async function readProject(access: ProjectAccess, snapshot: Schemas['Snapshot']): Promise<Archive> {
   const { url, member, editor, visitor, project } = access;
   const skipped: string[] = [];
-  const pages = await call(url, 'list the pages', () => member.GET('/v1/pages'));
+  // Every page: GET /v1/pages answers 1,000 at a time (a project may hold 20,000).
+  const pages = await readAll((cursor) =>
+    answer(url, 'list the pages', () =>
+      member.GET('/v1/pages', { params: { query: { ...(cursor && { cursor }) } } }),
+    ),
+  );
 
   const definitions: Archive['definitions'] = {};
   const entries: ExportedEntry[] = [];

@@ -3,7 +3,7 @@ import { call, folioClient } from '../api.js';
 import { sameJson } from '../canonical.js';
 import type { Command } from '../command.js';
 import { pathIn, readJsonArgument } from '../files.js';
-import { CommandError, UsageError } from '../io.js';
+import { CommandError, type Io, UsageError } from '../io.js';
 import type { Connection } from '../options.js';
 import { count, describeError } from '../report.js';
 
@@ -17,7 +17,7 @@ export type DefinitionsFile = Record<string, Component[]>;
 export const push: Command = {
   name: 'push',
   summary: 'push component definitions on purpose (POST /v1/definitions/sync, contract §11)',
-  help: `Usage: folio push FILE [--dry-run]
+  help: `Usage: folio push FILE [--dry-run] [--yes]
 
 Pushes a schema on purpose: every page of FILE is synced with a member's session (--token) or a
 write secret key (--secret-key, with --project when it covers several sites), which may change
@@ -29,10 +29,14 @@ components, the format of definitions.json in "folio export":
 
 Every page is checked first with a dry run, so a file with one bad page writes nothing. Then only
 pages with something to create or change are synced. Definitions not in FILE are left alone.
+A push that would remove fields (a component FILE lists with fewer fields than Folio has) lists them
+and asks first; --yes answers for a script. Without a terminal to ask on and without --yes, it
+refuses and writes nothing.
 
 Options:
-  --dry-run            print what would be created, changed and rejected; write nothing`,
-  options: { 'dry-run': { type: 'boolean' } },
+  --dry-run            print what would be created, changed and rejected; write nothing
+  -y, --yes            remove the fields FILE no longer lists without asking`,
+  options: { 'dry-run': { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } },
   connection: 'all',
   positionals: { min: 1, max: 1 },
 
@@ -57,6 +61,8 @@ Options:
         `${failures.length} of ${count(Object.keys(pages).length, 'page')} refused; nothing was written`,
       );
     }
+
+    if (!dryRun) await confirmRemovals(plans, values.yes === true, io);
 
     const width = Math.min(40, Math.max(...plans.map((p) => p.pageId.length), 4));
     let created = 0;
@@ -85,6 +91,30 @@ Options:
     return 0;
   },
 };
+
+/**
+ * A push that drops fields goes ahead only when someone said so: `--yes`, or "y" at the terminal.
+ * Asking was chosen over refusing outright (a `--force` flag) so that a person at a terminal sees the
+ * list at the moment it matters, which a dry run they never ran could not show them.
+ */
+async function confirmRemovals(plans: DryRun[], yes: boolean, io: Io): Promise<void> {
+  const removals = plans.flatMap((plan) =>
+    plan.changed.flatMap((change) => {
+      const kept = new Set(change.to.fields.map((f) => f.key));
+      const gone = change.from.fields.filter((f) => !kept.has(f.key)).map((f) => f.key);
+      return gone.length > 0 ? [`  ${plan.pageId} ${change.instanceKey}: ${gone.join(', ')}`] : [];
+    }),
+  );
+  if (removals.length === 0 || yes) return;
+  io.err(`This push removes fields that FILE no longer lists:\n${removals.join('\n')}\n`);
+  if (!io.ask) {
+    throw new UsageError(
+      'it would remove fields, and there is no terminal to ask on; nothing was written',
+      'Add --yes to remove them (e.g. in a script), or --dry-run to see the whole plan.',
+    );
+  }
+  if (!(await io.ask('Remove them?'))) throw new CommandError('nothing was written');
+}
 
 /** The client of a member's session (with the key, when given) or of a secret key. */
 export function memberClient(connection: Connection, command: string): FolioClient {

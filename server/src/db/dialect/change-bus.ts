@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../../config.js';
+import { FLUSH_ALL } from '../../shared/memo-cache.js';
 import { loadPg } from '../pg-driver.js';
 
 /**
@@ -24,8 +25,7 @@ import { loadPg } from '../pg-driver.js';
  */
 export type ChangeListener = (topic: string, key: string) => void;
 
-/** Topic delivered to subscribers when they must drop everything (invalidations may have been lost). */
-export const FLUSH_ALL = '*';
+export { FLUSH_ALL };
 
 /**
  * What the caches listen for. Anything that changes what a visitor or a build reads must notify:
@@ -33,9 +33,18 @@ export const FLUSH_ALL = '*';
  * - `page` (key: pageKey(projectId, pageId)): the published entries of a page changed;
  * - `snapshot` (key: projectId): anything in GET /v1/snapshot changed (content or object publishes);
  * - `draft` (key: pageKey): only the working copies of a page changed (a draft save, a restore, new
- *   stubs). No cache holds working copies; live preview streams (src/modules/live) follow it.
+ *   stubs). No cache holds working copies; live preview streams (src/modules/live) follow it;
+ * - `preview` (key: projectId): preview tokens of the project ended (their creator's access changed,
+ *   the key was rotated, DELETE /v1/preview-tokens). Requests look tokens up in the database; open
+ *   live streams ask again whether their token still works.
  */
-export const TOPICS = { project: 'project', page: 'page', snapshot: 'snapshot', draft: 'draft' } as const;
+export const TOPICS = {
+  project: 'project',
+  page: 'page',
+  snapshot: 'snapshot',
+  draft: 'draft',
+  preview: 'preview',
+} as const;
 export const pageKey = (projectId: string, pageId: string): string => `${projectId} ${pageId}`;
 /** The inverse of pageKey (project ids hold no space; page ids may). */
 export function splitPageKey(key: string): { projectId: string; pageId: string } {

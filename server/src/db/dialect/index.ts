@@ -82,3 +82,23 @@ export async function databaseNow(db: Kysely<any>): Promise<string> {
   if (!now) throw new Error('the database did not tell its time');
   return now;
 }
+
+/**
+ * `column` is one of `values`, bound as ONE parameter: `= any($1::text[])` on PostgreSQL, `in (select
+ * value from json_each(?))` on SQLite. An `in (?, ?, …)` list would make a statement text per list
+ * length, and each text seen twice takes one of the few named prepared statements a process keeps
+ * (src/db/pg-prepared.ts) from the statements that need them. Both plans look each value up in the
+ * column's index.
+ */
+export function isOneOf(db: Kysely<any>, column: string, values: readonly string[]) {
+  return dialectOf(db) === 'postgres'
+    ? sql<boolean>`${sql.ref(column)} = any(${[...values]}::text[])`
+    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`;
+}
+
+/** `needle` occurs in `column` (case-sensitive; fold both sides first for a case-insensitive match). */
+export function contains(db: Kysely<any>, column: string, needle: string) {
+  return dialectOf(db) === 'postgres'
+    ? sql<boolean>`strpos(${sql.ref(column)}, ${needle}) > 0`
+    : sql<boolean>`instr(${sql.ref(column)}, ${needle}) > 0`;
+}

@@ -1,3 +1,4 @@
+import { NET_CODES } from '../../shared/net-codes.js';
 import { isStalePlan } from '../pg-prepared.js';
 
 /**
@@ -15,16 +16,6 @@ import { isStalePlan } from '../pg-prepared.js';
  * 57P03 cannot_connect_now (starting up, recovery), 53300 too_many_connections. Class 08 is the
  * connection exception class. */
 const PG_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
-/** Socket-level errors on the way to the database server. */
-const NET_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
 /** node-postgres and pg-pool report these without a code. */
 const PG_MESSAGES = [
   'Connection terminated', // "…unexpectedly", "…due to connection timeout"

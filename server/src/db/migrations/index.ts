@@ -13,7 +13,9 @@ import * as m0012 from './0012_schedules.js';
 import * as m0013 from './0013_shared_limits.js';
 import * as m0014 from './0014_media_public_base.js';
 import * as m0015 from './0015_preview_url.js';
+import * as m0017 from './0017_passwords_page_order.js';
 import * as m0018 from './0018_schedule_problems.js';
+import * as m0019 from './0019_content_pages.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -27,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0005_webhooks': m0005,
   '0006_keys_objects': m0006,
   '0007_definition_sync_secrets': m0007,
+  // No 0008: never committed, and not reusable: the migrator refuses one that sorts before an applied migration.
   '0009_entry_versions': m0009,
   '0010_preview_tokens': m0010,
   '0011_activity': m0011,
@@ -34,5 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0013_shared_limits': m0013,
   '0014_media_public_base': m0014,
   '0015_preview_url': m0015,
+  '0017_passwords_page_order': m0017,
   '0018_schedule_problems': m0018,
+  '0019_content_pages': m0019,
 };

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Timestamp } from '../../http/schemas.js';
-import { ACTIVITY_ACTIONS, type ActivityAction } from './activity.actions.js';
+import { ACTIVITY_ACTIONS, type ActivityAction } from '../../outbox/index.js';
 
 const Action = Type.Unsafe<ActivityAction>({
   type: 'string',

@@ -1,8 +1,7 @@
 import type { Db } from '../../db/database.js';
+import { type ActivityFilters, type ActivityRow, listActivity } from '../../outbox/index.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import type { ActivityActor } from '../../shared/principals.js';
-import { type ActivityFilters, listActivity } from './activity.repository.js';
-import type { ActivityRow } from './activity.table.js';
 
 function actorOf(row: ActivityRow): ActivityActor {
   switch (row.actorType) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
+import { membershipsView } from '../users/index.js';
 import type { ApiKeyRow, KeyAccess, KeyScope } from './api-keys.table.js';
 
 export async function insertKey(db: DbOrTx, row: ApiKeyRow, projectIds: readonly string[]): Promise<void> {
@@ -37,19 +38,6 @@ export async function listedProjects(db: DbOrTx, keyIds: readonly string[]): Pro
   return map;
 }
 
-/** Projects the account administers, sorted. */
-export async function adminProjectIds(db: DbOrTx, accountId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('memberships')
-    .select('projectId')
-    .where('accountId', '=', accountId)
-    .where('role', '=', 'admin')
-    .orderBy('projectId')
-    .execute();
-  return rows.map((r) => r.projectId);
-}
-
-/** Revokes one of the account's live keys; false when there is none with that id. */
 /** Revokes one of the account's live keys; its name (for the activity log), or null when none was revoked. */
 export async function revokeKey(
   db: DbOrTx,
@@ -77,14 +65,9 @@ export interface ResolvedKeyRow {
   projectId: string | null;
 }
 
-/**
- * A live key by hash together with the sites it covers right now, in one round trip: one row per
- * covered site (the creator is still admin there and, for `selected`, the site is listed), or a
- * single row with a null projectId when it covers none. No rows: unknown or revoked.
- */
-/** Keys joined with the sites each covers right now (see resolveByHash). */
+/** Keys joined with the sites each covers right now (see resolveByHash); the memberships are users'. */
 const coveredSites = (db: DbOrTx) =>
-  db.selectFrom('apiKeys as k').leftJoin('memberships as m', (join) =>
+  db.selectFrom('apiKeys as k').leftJoin(membershipsView(db).as('m'), (join) =>
     join
       .onRef('m.accountId', '=', 'k.accountId')
       .on('m.role', '=', 'admin')
@@ -102,6 +85,11 @@ const coveredSites = (db: DbOrTx) =>
       ),
   );
 
+/**
+ * A live key by hash together with the sites it covers right now, in one round trip: one row per
+ * covered site (the creator is still admin there and, for `selected`, the site is listed), or a
+ * single row with a null projectId when it covers none. No rows: unknown or revoked.
+ */
 export const resolveByHash = (db: DbOrTx, keyHash: string): Promise<ResolvedKeyRow[]> =>
   coveredSites(db)
     .select(['k.id', 'k.name', 'k.access', 'k.scope', 'k.lastUsedAt', 'm.projectId'])

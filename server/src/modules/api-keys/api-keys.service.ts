@@ -1,10 +1,11 @@
 import type { Db } from '../../db/database.js';
+import type { Outbox } from '../../outbox/index.js';
 import { forbidden, notFound, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { SecretKeyPrincipal, UserActor } from '../../shared/principals.js';
 import { randomToken, sha256Hex } from '../../shared/secrets.js';
 import { isoAt } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
+import { adminProjectIds } from '../users/index.js';
 import * as repo from './api-keys.repository.js';
 import type { ApiKeyRow, KeyAccess, KeyScope } from './api-keys.table.js';
 
@@ -44,11 +45,14 @@ export interface ApiKeysOptions {
   onTouchError?: (err: unknown) => void;
 }
 
-export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
+export function createApiKeysService(db: Db, outbox: Outbox, options: ApiKeysOptions = {}) {
+  const { recordActivity } = outbox;
   const now = options.now ?? Date.now;
   // keyId -> ms of this instance's last lastUsedAt write. Instances share nothing here: the
   // guarded UPDATE keeps the whole fleet at about one write per key per minute.
   const touched = new Map<string, number>();
+  // The lastUsedAt writes still in flight: closing waits for them, and so can a test (settled()).
+  const inFlight = new Set<Promise<void>>();
 
   function touch(id: string, storedLastUsedAt: string | null): void {
     const t = now();
@@ -58,7 +62,11 @@ export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
     if (touched.size >= TOUCH_MAP_MAX) touched.clear();
     touched.set(id, t);
     // Off the request's critical path: the response does not wait for this write.
-    repo.touchKey(db, id, isoAt(t), isoAt(t - TOUCH_WINDOW_MS)).catch((err) => options.onTouchError?.(err));
+    const write = repo
+      .touchKey(db, id, isoAt(t), isoAt(t - TOUCH_WINDOW_MS))
+      .catch((err) => options.onTouchError?.(err))
+      .finally(() => inFlight.delete(write));
+    inFlight.add(write);
   }
 
   function shape(row: ApiKeyRow, projectIds: string[]): ApiKey {
@@ -75,7 +83,7 @@ export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
   }
 
   async function requireAdminSomewhere(accountId: string, trx: Db = db): Promise<string[]> {
-    const adminIds = await repo.adminProjectIds(trx, accountId);
+    const adminIds = await adminProjectIds(trx, accountId);
     if (adminIds.length === 0) throw forbidden('Only a site admin can manage secret API keys.');
     return adminIds;
   }
@@ -156,6 +164,11 @@ export function createApiKeysService(db: Db, options: ApiKeysOptions = {}) {
      * The credential lookup for `Authorization: Bearer cms_sk_…`: one indexed query by hash, no
      * cache, so a revocation or a demotion is seen by every instance on the very next request.
      */
+    /** Resolves once every lastUsedAt write started so far has finished (or failed, and was reported). */
+    async settled(): Promise<void> {
+      await Promise.all([...inFlight]);
+    },
+
     async resolve(key: string): Promise<SecretKeyPrincipal | null> {
       const rows = await repo.resolveByHash(db, sha256Hex(key));
       const first = rows[0];

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import type { SessionPrincipal } from '../../shared/principals.js';
+import { accountsView } from '../users/index.js';
+import type { SetPasswordTokensTable } from './auth.table.js';
 
 export async function insertSession(
   db: DbOrTx,
@@ -16,7 +18,7 @@ export async function findLiveSession(
 ): Promise<SessionPrincipal | null> {
   const row = await db
     .selectFrom('sessions')
-    .innerJoin('accounts', 'accounts.id', 'sessions.accountId')
+    .innerJoin(accountsView(db).as('accounts'), 'accounts.id', 'sessions.accountId')
     .select(['sessions.tokenHash', 'sessions.accountId', 'accounts.email'])
     .where('sessions.tokenHash', '=', tokenHash)
     .where('sessions.expiresAt', '>', now)
@@ -26,6 +28,18 @@ export async function findLiveSession(
 
 export async function deleteSession(db: DbOrTx, tokenHash: string): Promise<number> {
   const result = await db.deleteFrom('sessions').where('tokenHash', '=', tokenHash).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Ends every session of the account but `keepTokenHash` (when given); returns how many ended. */
+export async function deleteSessionsOfAccount(
+  db: DbOrTx,
+  accountId: string,
+  keepTokenHash?: string,
+): Promise<number> {
+  let query = db.deleteFrom('sessions').where('accountId', '=', accountId);
+  if (keepTokenHash !== undefined) query = query.where('tokenHash', '<>', keepTokenHash);
+  const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -70,17 +84,31 @@ export async function reserveAttempt(
   return Number(result.numAffectedRows ?? 0) === 1;
 }
 
-export async function recordFailure(
-  db: DbOrTx,
-  f: { id: string; ip: string; email: string; createdAt: string },
-) {
-  await db.insertInto('loginFailures').values(f).execute();
-}
-
 export async function clearFailures(db: DbOrTx, ip: string, email: string): Promise<void> {
   await db.deleteFrom('loginFailures').where('ip', '=', ip).where('email', '=', email).execute();
 }
 
 export async function pruneFailures(db: DbOrTx, before: string): Promise<void> {
   await db.deleteFrom('loginFailures').where('createdAt', '<=', before).execute();
+}
+
+/** Stores a set-password token (its hash) after deleting the account's older one: the newest wins. */
+export async function replaceSetPasswordToken(db: DbOrTx, row: SetPasswordTokensTable): Promise<void> {
+  await db.deleteFrom('setPasswordTokens').where('accountId', '=', row.accountId).execute();
+  await db.insertInto('setPasswordTokens').values(row).execute();
+}
+
+export const findSetPasswordToken = (
+  db: DbOrTx,
+  tokenHash: string,
+): Promise<SetPasswordTokensTable | undefined> =>
+  db.selectFrom('setPasswordTokens').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst();
+
+/** Deletes the token; 1 when this call removed it (of two uses racing, only one does). */
+export async function deleteSetPasswordToken(db: DbOrTx, tokenHash: string): Promise<number> {
+  const result = await db
+    .deleteFrom('setPasswordTokens')
+    .where('tokenHash', '=', tokenHash)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -1,8 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
 import { Envelope, errors } from '../../http/schemas.js';
-import { invalidCredentials, rateLimited } from '../../shared/errors.js';
-import { LoginBody, LoginResponse, LogoutResponse, Me, Session } from './auth.schemas.js';
+import { forbidden, invalidCredentials, rateLimited, unauthorized } from '../../shared/errors.js';
+import { NOT_EVERY_PROJECT } from '../users/index.js';
+import {
+  ChangePasswordBody,
+  LoginBody,
+  LoginResponse,
+  LogoutResponse,
+  Me,
+  PasswordChanged,
+  Session,
+  SetPasswordBody,
+} from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 
 const tags = ['Auth'];
@@ -32,6 +42,60 @@ export const authRoutes =
         },
       },
       async (request) => ({ data: await auth.login(request.body, request.ip), error: null }),
+    );
+
+    app.post(
+      '/password',
+      {
+        config: { access: access.signedIn },
+        schema: {
+          tags,
+          operationId: 'changePassword',
+          summary: 'Change your own password',
+          description:
+            "`currentPassword` must be the account's password: a wrong one is 401 `invalid_credentials` and counts as a failed sign-in for the login limit (10 failures in 15 minutes for one client address and email, then 429 with Retry-After). `newPassword`: 8 to 256 characters. Success ends every other session of the account (the presented one stays valid), records `user.password_changed` in each of its projects, and answers `{ changed: true }`.",
+          body: ChangePasswordBody,
+          response: {
+            200: Envelope(PasswordChanged),
+            ...errors(
+              400,
+              401,
+              invalidCredentials(),
+              rateLimited(900, 'Too many failed sign-in attempts. Try again later.'),
+            ),
+          },
+        },
+      },
+      async (request) => ({
+        data: await auth.changePassword(request.auth.session!, request.body, request.ip),
+        error: null,
+      }),
+    );
+
+    app.post(
+      '/set-password',
+      {
+        config: { access: access.anyone },
+        schema: {
+          tags,
+          operationId: 'setPassword',
+          summary: 'Set a password with a set-password link',
+          description:
+            "No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours), unknown, or issued before its account joined another project is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403.",
+          body: SetPasswordBody,
+          response: {
+            200: Envelope(LoginResponse),
+            ...errors(
+              400,
+              unauthorized(
+                'This set-password link is unknown, already used or expired. Ask an admin for a new one.',
+              ),
+              forbidden(`${NOT_EVERY_PROJECT} Whoever issued this one no longer does: ask for a new link.`),
+            ),
+          },
+        },
+      },
+      async (request) => ({ data: await auth.setPassword(request.body), error: null }),
     );
 
     app.post(

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { RoleSchema, Strict, Timestamp } from '../../http/schemas.js';
+import { Password, RoleSchema, Strict, Timestamp } from '../../http/schemas.js';
 
 const meExample = {
   id: 'usr_01JD3ZK4Q7M2X8V5B6N9C0R1T3',
@@ -40,4 +40,35 @@ export const LoginResponse = Type.Object(
 export const LogoutResponse = Type.Object(
   { loggedOut: Type.Literal(true) },
   { title: 'LogoutResult', examples: [{ loggedOut: true }] },
+);
+
+export const ChangePasswordBody = Strict(
+  {
+    currentPassword: Type.String({ minLength: 1, maxLength: 256 }),
+    newPassword: Password,
+  },
+  {
+    title: 'ChangePasswordBody',
+    examples: [{ currentPassword: 'correct horse battery', newPassword: 'a longer passphrase still' }],
+  },
+);
+
+export const PasswordChanged = Type.Object(
+  { changed: Type.Literal(true) },
+  { title: 'PasswordChanged', examples: [{ changed: true }] },
+);
+
+export const SetPasswordBody = Strict(
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'The `setPasswordToken` an admin handed over (`cms_sp_…`).',
+    }),
+    password: Password,
+  },
+  {
+    title: 'SetPasswordBody',
+    examples: [{ token: 'cms_sp_kq3Xw9…43 characters…', password: 'a long passphrase' }],
+  },
 );

@@ -12,3 +12,15 @@ export interface LoginFailuresTable {
   email: string;
   createdAt: string;
 }
+
+/**
+ * A set-password link (contract §15): only the SHA-256 of its token is stored; at most one per
+ * account. Issued by an admin (`issuedBy`), whose right over the account is checked again at use.
+ */
+export interface SetPasswordTokensTable {
+  tokenHash: string;
+  accountId: string;
+  issuedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}

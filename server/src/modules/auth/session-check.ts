@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { unauthorized } from '../../shared/errors.js';
-import type { Role } from '../users/users.table.js';
+import { membershipsView, type Role } from '../users/index.js';
 
 /**
  * A session the auth hook let through on remembered facts (src/http/session-hints.ts) instead of
@@ -39,7 +39,7 @@ export const sessionAllows = (db: DbOrTx, check: SessionCheck, now: string) =>
 const roleOfSession = (db: DbOrTx, check: SessionCheck, now: string) =>
   db
     .selectFrom('sessions')
-    .innerJoin('memberships', 'memberships.accountId', 'sessions.accountId')
+    .innerJoin(membershipsView(db).as('memberships'), 'memberships.accountId', 'sessions.accountId')
     .select('memberships.role')
     .where('sessions.tokenHash', '=', check.tokenHash)
     .where('sessions.expiresAt', '>', now)

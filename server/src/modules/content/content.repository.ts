@@ -1,14 +1,24 @@
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect/index.js';
+import { dialectOf, isOneOf } from '../../db/dialect/index.js';
 import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
-import { checkedRole, type SessionCheck } from '../auth/session-check.js';
+import { checkedRole, type SessionCheck } from '../auth/index.js';
+import { declaredFieldsOf, positionOfEntry } from '../definitions/index.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 
-export const entriesOfPage = (db: DbOrTx, projectId: string, pageId: string): Promise<EntryRow[]> =>
+/** Where the entry's component is on its page (its definition's position; issue 37). */
+export type Positioned = { position: number };
+
+/** The entries of one page with their page positions (sort them with byPosition). */
+export const entriesOfPage = (
+  db: DbOrTx,
+  projectId: string,
+  pageId: string,
+): Promise<(EntryRow & Positioned)[]> =>
   db
     .selectFrom('contentEntries')
     .selectAll()
+    .select(positionOfEntry(db, 'contentEntries').as('position'))
     .where('projectId', '=', projectId)
     .where('pageId', '=', pageId)
     .execute();
@@ -26,17 +36,17 @@ export const entriesOfPageWithDeclarations = (
   projectId: string,
   pageId: string,
   lock = false,
-): Promise<EntryWithDeclarations[]> => {
+): Promise<(EntryWithDeclarations & Positioned)[]> => {
   const query = db
     .selectFrom('contentEntries as e')
     .selectAll('e')
-    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields'), positionOfEntry(db, 'e').as('position')])
     .where('e.projectId', '=', projectId)
     .where('e.pageId', '=', pageId)
     // One order for every locker of a page's rows, so two bulk publishes cannot deadlock.
     .orderBy('e.instanceKey');
   return (lock && dialectOf(db) === 'postgres' ? query.forUpdate('e') : query).execute() as Promise<
-    EntryWithDeclarations[]
+    (EntryWithDeclarations & Positioned)[]
   >;
 };
 
@@ -53,16 +63,18 @@ export async function existingPages(db: DbOrTx, projectId: string, pageIds: stri
   return new Set(rows.map((r) => r.pageId));
 }
 
-export type PublishedRow = Pick<EntryRow, 'id' | 'instanceKey' | 'componentId' | 'publishedAt'> & {
-  publishedFields: string;
-  publishedVersion: number;
-};
+export type PublishedRow = Pick<EntryRow, 'id' | 'instanceKey' | 'componentId' | 'publishedAt'> &
+  Positioned & {
+    publishedFields: string;
+    publishedVersion: number;
+  };
 
 /** The live entries of one page: one indexed range scan, no query per entry. */
 export const publishedEntriesOfPage = (db: DbOrTx, projectId: string, pageId: string) =>
   db
     .selectFrom('contentEntries')
     .select(['id', 'instanceKey', 'componentId', 'publishedFields', 'publishedAt', 'publishedVersion'])
+    .select(positionOfEntry(db, 'contentEntries').as('position'))
     .where('projectId', '=', projectId)
     .where('pageId', '=', pageId)
     .where('publishedFields', 'is not', null)
@@ -91,7 +103,7 @@ export const publishedEntriesOfPageWithDeclarations = (db: DbOrTx, projectId: st
       'e.publishedAt',
       'e.publishedVersion',
     ])
-    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields'), positionOfEntry(db, 'e').as('position')])
     .where('e.projectId', '=', projectId)
     .where('e.pageId', '=', pageId)
     .where('e.publishedFields', 'is not', null)
@@ -188,6 +200,20 @@ export const findEntry = (db: DbOrTx, projectId: string, id: string): Promise<En
     .where('id', '=', id)
     .executeTakeFirst();
 
+/** The entry with its definition's declarations (one query), for an editor read that carries `problems`. */
+export const findEntryWithDeclarations = (
+  db: DbOrTx,
+  projectId: string,
+  id: string,
+): Promise<EntryWithDeclarations | undefined> =>
+  db
+    .selectFrom('contentEntries as e')
+    .selectAll('e')
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+    .where('e.projectId', '=', projectId)
+    .where('e.id', '=', id)
+    .executeTakeFirst() as Promise<EntryWithDeclarations | undefined>;
+
 /**
  * The entry, row-locked until the transaction ends (PostgreSQL `FOR UPDATE`, one round trip for the
  * lock and the read; after waiting on another writer's lock it returns the row as that writer
@@ -235,15 +261,6 @@ export const findEntryForWrite = (
     EntryForWrite | undefined
   >;
 };
-
-/** The fields the entry's component definition declares (a subquery correlated on `entry`). */
-const declaredFieldsOf = (db: DbOrTx, entry: 'e' | 'contentEntries') =>
-  db
-    .selectFrom('componentDefinitions as d')
-    .select('d.fields')
-    .where('d.projectId', '=', sql.ref<string>(`${entry}.projectId`))
-    .where('d.pageId', '=', sql.ref<string>(`${entry}.pageId`))
-    .where('d.instanceKey', '=', sql.ref<string>(`${entry}.instanceKey`));
 
 /**
  * updateEntryQuery for a write that read the entry beforehand without its lock (content.service.ts,
@@ -379,6 +396,24 @@ export function historyOf(
     .execute();
 }
 
+/** Whether any history record of the entry holds exactly these fields (canonical JSON text). */
+export async function historyHoldsFields(
+  db: DbOrTx,
+  projectId: string,
+  entryId: string,
+  fields: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('entryHistory')
+    .select('id')
+    .where('projectId', '=', projectId)
+    .where('entryId', '=', entryId)
+    .where('fields', '=', fields)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export const findHistory = (
   db: DbOrTx,
   projectId: string,
@@ -417,11 +452,16 @@ export interface EntryPageSummary {
 }
 
 /**
- * Per page of the project: how many entries are live, how many are drafts (working copy differs
- * from the published one, or never published) and the latest change. One grouped scan of the
- * (project_id, page_id, instance_key) index range, whatever the number of pages.
+ * Per page of `pageIds` (one page of GET /v1/pages): how many entries are live, how many are drafts
+ * (working copy differs from the published one, or never published) and the latest change. One
+ * grouped read of those pages' ranges of the (project_id, page_id, instance_key) index.
  */
-export async function entryPageSummaries(db: DbOrTx, projectId: string): Promise<EntryPageSummary[]> {
+export async function entryPageSummaries(
+  db: DbOrTx,
+  projectId: string,
+  pageIds: readonly string[],
+): Promise<EntryPageSummary[]> {
+  if (pageIds.length === 0) return [];
   const rows = await db
     .selectFrom('contentEntries')
     .select((eb) => [
@@ -442,6 +482,7 @@ export async function entryPageSummaries(db: DbOrTx, projectId: string): Promise
       eb.fn.max('updatedAt').as('updatedAt'),
     ])
     .where('projectId', '=', projectId)
+    .where(isOneOf(db, 'pageId', pageIds))
     .groupBy('pageId')
     .execute();
   // PostgreSQL's sum() is a bigint, which pg returns as a string.

@@ -6,8 +6,9 @@ import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
+import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { notFound, preconditionFailed, unpublishable } from '../../shared/errors.js';
-import { LIMITS } from '../definitions/limits.js';
+import { LIMITS } from '../definitions/index.js';
 import {
   BulkPublishBody,
   BulkPublishResult,
@@ -62,7 +63,7 @@ export const contentRoutes =
           tags,
           operationId: 'listPageEntries',
           summary: 'Entries of a page',
-          description: `The page path is URL-encoded ("/" becomes %2F). Entries are ordered by instanceKey (code-unit order).
+          description: `The page path is URL-encoded ("/" becomes %2F). Entries are in page order: the order in which the site's syncs sent their components (\`POST /v1/definitions/sync\` says how partial syncs place them); components from before page order was kept, and ties, in instanceKey code-unit order.
 
 Visitors (publishable or secret key) get only entries with a published copy, showing the published fields (an edited entry keeps showing its old fields until republished), with \`status: "published"\` and \`updatedAt\` = \`publishedAt\`. An unknown page is an empty list. Visitor responses carry \`ETag\` and \`Cache-Control: no-cache\`; \`If-None-Match\` answers 304.
 
@@ -70,13 +71,20 @@ A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x
 
 References (fields of type \`reference\`): visitors and preview tokens read each one resolved, as a \`ResolvedReference\` \`{ id, pageId, instanceKey, componentId, fields }\` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to \`?depth=\` levels (0-3, default 1). Below that, on a cycle, or past 1,000 entries per answer: \`{ id }\`. A target the reader cannot see is \`null\` (single) or left out (multiple). A member's session reads the stored ids unless it sends \`?resolve=true\`. A publish, unpublish or deletion of a referenced entry changes the answer and its \`ETag\` of every page that refers to it, at once on every instance.
 
+A page id with the form of an entry id (\`ent_\` and 26 base-32 characters) is 400 \`validation_failed\` naming \`GET /v1/entries/:entryId\`, which reads one entry.
+
 ${CORS_NOTE}`,
           params: PageParams,
           querystring: ContentReadQuery,
-          response: { 200: Envelope(Type.Array(Entry)), 304: NotModified, ...errors(400, 401, 403) },
+          response: {
+            200: Envelope(Type.Array(Entry)),
+            304: NotModified,
+            ...errors(entryIdAsPageId(), 401, 403),
+          },
         },
       },
       async (request, reply) => {
+        refuseEntryIdAsPageId(request.params.pageId);
         const projectId = projectIdOf(request);
         const { pageId } = request.params;
         const { depth, resolve } = request.query;
@@ -207,7 +215,7 @@ ${IF_MATCH_NOTE}`,
           operationId: 'listEntryHistory',
           summary: "An entry's publish audit trail",
           description:
-            'Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down). Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.',
+            'Every publish and unpublish of the entry, newest first, with the actor and the fields published (or taken down), and (`action: "saved"`) each working copy a restore replaced while no record held it. Paginated: `?limit=` (default 50, max 200) and `?cursor=` from `meta.nextCursor`.',
           params: EntryParams,
           querystring: PageQuery,
           response: { 200: PageEnvelope(HistoryItem), ...errors(400, notFound('Entry')) },
@@ -229,6 +237,8 @@ ${IF_MATCH_NOTE}`,
           operationId: 'restoreEntryVersion',
           summary: 'Restore a version from the history into the working copy',
           description: `The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values the definition no longer accepts (it changed since) are kept and listed in the answer's \`problems\`: they stop a publish (422) until an editor fixes them.
+
+A restore loses nothing: when the working copy it replaces equals no record of the entry's history (an unpublished draft), that working copy is first recorded as a history row with \`action: "saved"\` (the restoring caller as \`actor\`), so restoring it back is one more restore. Restoring the version the working copy already holds changes nothing.
 
 ${IF_MATCH_NOTE}`,
           params: HistoryParams,

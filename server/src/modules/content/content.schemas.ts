@@ -1,8 +1,6 @@
 import Type from 'typebox';
 import { EntryProblem, Strict, Timestamp } from '../../http/schemas.js';
-import { PageId } from '../definitions/definitions.schemas.js';
-import { FieldValuesDoc } from '../definitions/field-declaration.schemas.js';
-import { LIMITS } from '../definitions/limits.js';
+import { FieldValuesDoc, LIMITS, PageId } from '../definitions/index.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 
@@ -99,7 +97,10 @@ export const HistoryItem = Type.Object(
   {
     id: Type.String(),
     entryId: Type.String(),
-    action: Type.Union([Type.Literal('publish'), Type.Literal('unpublish')]),
+    action: Type.Union([Type.Literal('publish'), Type.Literal('unpublish'), Type.Literal('saved')], {
+      description:
+        '`publish` and `unpublish` record those changes; `saved` is a working copy that a restore replaced while no other record held it (its `actor` is the one who restored).',
+    }),
     fields: Type.Record(Type.String(), Type.Unknown()),
     actor: Type.Object({ id: Type.String(), email: Type.String() }),
     at: Timestamp,
@@ -122,6 +123,10 @@ export const HistoryItem = Type.Object(
 export const PageSummary = Type.Object(
   {
     pageId: Type.String(),
+    shared: Type.Boolean({
+      description:
+        'true for a shared page (a page id starting with "@", such as "@site"): definitions and entries like any page, but no route of the site (the dashboard builds no preview URL for it).',
+    }),
     components: Type.Integer({ description: 'Definitions on the page.' }),
     published: Type.Integer({ description: 'Entries with a published copy.' }),
     drafts: Type.Integer({
@@ -133,11 +138,47 @@ export const PageSummary = Type.Object(
     }),
   },
   {
+    title: 'PageSummary',
     examples: [
-      { pageId: '/', components: 3, published: 2, drafts: 1, updatedAt: '2026-11-21T09:30:00.000Z' },
+      {
+        pageId: '/',
+        shared: false,
+        components: 3,
+        published: 2,
+        drafts: 1,
+        updatedAt: '2026-11-21T09:30:00.000Z',
+      },
     ],
   },
 );
+
+/** The most pages one GET /v1/pages answers (and its default): a client of part two saw them all. */
+export const PAGES_PER_LIST = 1000;
+
+export const PagesQuery = Strict({
+  q: Type.Optional(
+    Type.String({
+      maxLength: LIMITS.pagePathLength,
+      description:
+        'Only pages whose id contains this text, compared case-insensitively ("BLOG" finds "/blog/hello"). Empty: every page.',
+      examples: ['blog'],
+    }),
+  ),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: PAGES_PER_LIST,
+    default: PAGES_PER_LIST,
+    description: `Pages per answer (1 to ${PAGES_PER_LIST}, default ${PAGES_PER_LIST}).`,
+  }),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      // base64url of a page id's UTF-8: up to 4 bytes per character.
+      maxLength: Math.ceil((4 * LIMITS.pagePathLength * 4) / 3),
+      description: "`meta.nextCursor` of the previous answer (opaque); the same `q` as that answer's.",
+    }),
+  ),
+});
 
 export const PageDeleted = Type.Object(
   {

@@ -15,27 +15,26 @@ import {
   writeTogetherIfMatched,
 } from '../../db/dialect/together.js';
 import { createStatementTemplates } from '../../db/statement-templates.js';
+import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { memberBehind, type SystemActor, type UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
-import { actorLabel } from '../activity/activity.describe.js';
-import { activityWrite, recordActivity } from '../activity/activity.repository.js';
+import { type SessionCheck, sessionAllows, sessionCheckPassed, verifySessionCheck } from '../auth/index.js';
 import {
-  type SessionCheck,
-  sessionAllows,
-  sessionCheckPassed,
-  verifySessionCheck,
-} from '../auth/session-check.js';
-import type { EntryStubs } from '../definitions/definitions.service.js';
-import { checkWrite, type Declarations, holdsItems } from '../definitions/field-values.js';
-import { LIMITS } from '../definitions/limits.js';
-import { eventWrite } from '../events/events.repository.js';
+  byPosition,
+  checkWrite,
+  type Declarations,
+  type EntryStubs,
+  holdsItems,
+  LIMITS,
+} from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
+import { countPages, registerPage } from './pages.repository.js';
 import {
   assertPublishable,
   checkReferenceTargets,
@@ -176,8 +175,10 @@ function boundedFields(fields: Fields): string {
  * the table, the definitions service calls these (wired in app.ts).
  */
 export const entryStubs: EntryStubs = {
-  create: (trx, page, components, now) =>
-    repo.insertStubs(
+  create: async (trx, page, components, now) => {
+    // Every sync that writes comes here: the page joins the project's list (GET /v1/pages) if new.
+    await registerPage(trx, page.projectId, page.pageId);
+    return repo.insertStubs(
       trx,
       components.map((c) => ({
         id: newId('ent'),
@@ -194,7 +195,9 @@ export const entryStubs: EntryStubs = {
         version: 1,
         publishedVersion: null,
       })),
-    ),
+    );
+  },
+  countPages,
   changeComponent: repo.setComponentId,
 };
 
@@ -205,7 +208,8 @@ export const entryStubs: EntryStubs = {
  * publishing claims its schedule and acts in one transaction, so a crash between the two leaves
  * neither); createContentService wraps each in a transaction for the HTTP routes.
  */
-export function createContentOperations(definitions: DeclaredTypes) {
+export function createContentOperations(outbox: Outbox, definitions: DeclaredTypes) {
+  const { activityWrite, eventWrite, recordActivity } = outbox;
   /**
    * Checks values against the entry's declarations and the limits (400 listing every problem),
    * then the targets of the references they write (checkReferenceTargets).
@@ -471,6 +475,7 @@ export function createContentOperations(definitions: DeclaredTypes) {
 
 export function createContentService(
   db: Db,
+  outbox: Outbox,
   bus: ChangeBus,
   definitions: DeclaredTypes,
   /** Told when a statement template would not reproduce its build (a bug; the write still succeeds). */
@@ -486,7 +491,8 @@ export function createContentService(
     unpublishIn,
     publishEntryIn,
     unpublishEntryIn,
-  } = createContentOperations(definitions);
+  } = createContentOperations(outbox, definitions);
+  const { recordActivity } = outbox;
   const oneForEditor = async (row: repo.EntryWithDeclarations): Promise<Entry> =>
     (await forEditor(db, [row]))[0] as Entry;
   // PostgreSQL only: there a lock costs round trips (BEGIN, the locking read, COMMIT); SQLite's are in-process.
@@ -559,14 +565,37 @@ export function createContentService(
     return after;
   }
 
+  /** The editor's view of `rows` with references resolved against working copies (contract §13). */
+  async function resolvedForEditor(
+    projectId: string,
+    rows: readonly repo.EntryWithDeclarations[],
+    depth: number,
+  ): Promise<Entry[]> {
+    const entries = await forEditor(db, rows);
+    const roots = rows.map((r, i) => ({
+      id: r.id,
+      fields: (entries[i] as Entry).fields,
+      declared: definitions.declarationsOf(r.declaredFields),
+    }));
+    const { fields } = await resolveReferences(roots, depth, referenceTargets(db, projectId, 'working'));
+    return entries.map((e, i) => ({ ...e, fields: fields[i] as Fields }));
+  }
+
   return {
     publishedPage: pages.page,
     peekPage: pages.peek,
     cacheCounts: pages.cacheCounts,
 
+    /** One entry as a member's session (or a preview token) sees it on its page: the working copy. */
+    async entryForEditor(projectId: string, entryId: string): Promise<Entry> {
+      const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
+      if (!row) throw notFound('Entry');
+      return oneForEditor(row);
+    },
+
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
-      rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+      rows.sort(byPosition);
       return forEditor(db, rows);
     },
 
@@ -576,15 +605,15 @@ export function createContentService(
      */
     async entriesResolved(projectId: string, pageId: string, depth = DEFAULT_DEPTH): Promise<Entry[]> {
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
-      rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
-      const entries = await forEditor(db, rows);
-      const roots = rows.map((r, i) => ({
-        id: r.id,
-        fields: (entries[i] as Entry).fields,
-        declared: definitions.declarationsOf(r.declaredFields),
-      }));
-      const { fields } = await resolveReferences(roots, depth, referenceTargets(db, projectId, 'working'));
-      return entries.map((e, i) => ({ ...e, fields: fields[i] as Fields }));
+      rows.sort(byPosition);
+      return resolvedForEditor(projectId, rows, depth);
+    },
+
+    /** One entry as a preview token (or a session with `?resolve=true`) reads it: GET /v1/entries/:entryId. */
+    async entryResolved(projectId: string, entryId: string, depth = DEFAULT_DEPTH): Promise<Entry> {
+      const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
+      if (!row) throw notFound('Entry');
+      return (await resolvedForEditor(projectId, [row], depth))[0] as Entry;
     },
 
     /** `GET /v1/content/:entryId/references`: who refers to the entry, in which copy and where. */
@@ -664,12 +693,34 @@ export function createContentService(
         // The definition may have changed since: what no longer fits is kept and shows in `problems`,
         // stopping a publish until an editor fixes it (contract §17), never a 400 here.
         await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
+        // A restore loses nothing (contract §15): a working copy that no history record holds (an
+        // unpublished draft) is recorded first, so restoring it back is one more restore. Rejected:
+        // asking the client to confirm, which a script or a second tab would skip.
+        const now = isoNow();
+        const kept = !(await repo.historyHoldsFields(trx, projectId, row.id, row.fields));
+        if (kept) {
+          const member = memberBehind(actor);
+          await runSideWrites(trx, [
+            repo.historyWrite([
+              {
+                id: newId('his'),
+                projectId,
+                entryId: row.id,
+                action: 'saved',
+                fields: row.fields,
+                actorId: member.id,
+                actorEmail: member.email,
+                at: now,
+              },
+            ]),
+          ]);
+        }
         await recordActivity(trx, projectId, actor, {
           action: 'entry.restored',
           target: { type: 'entry', id: row.id },
-          summary: `${actorLabel(actor)} restored ${describeEntry(row)} to the version of ${past.at}.`,
+          summary: `${actorLabel(actor)} restored ${describeEntry(row)} to the version of ${past.at}${kept ? ' (the draft it replaced is kept in its history)' : ''}.`,
         });
-        const updated = await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: isoNow() });
+        const updated = await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: now });
         return (await forEditor(trx, [{ ...updated, declaredFields: row.declaredFields }]))[0] as Entry;
       });
     },

@@ -21,13 +21,30 @@ export interface ContentEntriesTable {
   publishedVersion: number | null;
 }
 
-/** The publish audit trail: one row per publish or unpublish of an entry. */
+/**
+ * One row per page of the project (a page id with a definition or an entry): the list GET /v1/pages
+ * pages through and searches without scanning every entry (migration 0019). Written by the definitions
+ * sync (with the stubs) and removed with the page's last entry and definition.
+ */
+export interface ContentPagesTable {
+  projectId: string;
+  pageId: string;
+  /** The page id's UTF-16 code units, big-endian (shared/page-ids.ts): the list's order and cursor. */
+  sortKey: Buffer;
+  /** The page id in lower case, for `?q=`. */
+  search: string;
+}
+
+/**
+ * The publish audit trail: one row per publish or unpublish of an entry, and `saved` for a working
+ * copy that a restore replaced while no other row held it (contract §15).
+ */
 export interface EntryHistoryTable {
   id: string;
   projectId: string;
   entryId: string;
-  action: 'publish' | 'unpublish';
-  /** Canonical JSON: the fields published, or the fields that were taken down. */
+  action: 'publish' | 'unpublish' | 'saved';
+  /** Canonical JSON: the fields published, taken down, or kept from before a restore. */
   fields: string;
   actorId: string;
   actorEmail: string;

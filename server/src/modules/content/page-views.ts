@@ -1,13 +1,12 @@
 import type { Db } from '../../db/database.js';
-import { byCodeUnits } from '../../shared/canonical.js';
-import { declarationsOf } from '../definitions/field-values.js';
+import { byPosition, declarationsOf } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
 import { problemsOfRows } from './publish-rules.js';
 import { referenceTargets } from './reference-targets.js';
 import { anyReferences, DEFAULT_DEPTH, type Resolved, resolveReferences } from './references.js';
 
-/** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, ordered by instanceKey. */
+/** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, in page order. */
 export interface PageViews {
   /** Visitors: entries with a published copy, showing it (the shape published-pages.ts serialises), references resolved. */
   visitor: Entry[];
@@ -40,7 +39,7 @@ export async function pageViews(
   depth = DEFAULT_DEPTH,
 ): Promise<PageViews> {
   const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
-  rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+  rows.sort(byPosition);
   const problems = drafts ? await problemsOfRows(db, rows) : new Map();
   const editor: Entry[] = [];
   const visitor: Entry[] = [];

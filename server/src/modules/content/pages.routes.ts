@@ -1,11 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
-import { Deleted, Envelope, errors } from '../../http/schemas.js';
+import { Deleted, Envelope, errors, PageEnvelope } from '../../http/schemas.js';
+import { decodeKeyCursor, encodeCursor } from '../../shared/cursor.js';
+import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { AppError, notFound } from '../../shared/errors.js';
-import { EntryParams, ForceQuery, PageDeleted, PageParams, PageSummary } from './content.schemas.js';
+import {
+  EntryParams,
+  ForceQuery,
+  PAGES_PER_LIST,
+  PageDeleted,
+  PageParams,
+  PageSummary,
+  PagesQuery,
+} from './content.schemas.js';
 import type { PagesService } from './pages.service.js';
 
 const tags = ['Content'];
@@ -38,12 +47,26 @@ export const pagesRoutes =
           tags,
           operationId: 'listPages',
           summary: 'Pages of the project',
-          description:
-            'Every page that has a definition or an entry, ordered by `pageId` (code-unit order). Not paginated: a project holds at most its page limit. `components` counts definitions; `published` entries with a published copy; `drafts` entries whose working copy differs from their published copy or that were never published; `updatedAt` is the latest change to any of its entries or definitions. Callers: any member (session).',
-          response: { 200: Envelope(Type.Array(PageSummary)), ...errors(400) },
+          description: `Every page that has a definition or an entry, ordered by \`pageId\` (code-unit order). \`shared\` is true for a shared page (an id starting with \`@\`, such as \`@site\`: no route of the site). \`components\` counts definitions; \`published\` entries with a published copy; \`drafts\` entries whose working copy differs from their published copy or that were never published; \`updatedAt\` is the latest change to any of its entries or definitions.
+
+\`?q=\` keeps the pages whose id contains the text, case-insensitively. Paginated: \`?limit=\` (default and max ${PAGES_PER_LIST}) and \`?cursor=\` from \`meta.nextCursor\`, which appears while more remain; a project of at most ${PAGES_PER_LIST} pages answers them all at once, as before pagination. A project holds at most CMS_MAX_PAGES_PER_PROJECT pages (default 20000). A cursor that is not one of this list's is 400.
+
+Callers: any member (session).`,
+          querystring: PagesQuery,
+          response: { 200: PageEnvelope(PageSummary), ...errors(400) },
         },
       },
-      async (request) => ({ data: await pages.list(projectIdOf(request)), error: null }),
+      async (request) => {
+        const { q, limit, cursor } = request.query;
+        const { pages: data, next } = await pages.list(projectIdOf(request), {
+          q,
+          limit,
+          after: decodeKeyCursor(cursor),
+        });
+        return next === undefined
+          ? { data, error: null }
+          : { data, error: null, meta: { nextCursor: encodeCursor(next) } };
+      },
     );
 
     app.delete(
@@ -54,25 +77,31 @@ export const pagesRoutes =
           tags,
           operationId: 'deletePage',
           summary: 'Delete a page',
-          description: `The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404. ${DELETE_EVENT}
+          description: `The page path is URL-encoded ("/" becomes %2F). Removes every entry (with its history) and every definition of the page in one transaction and answers the ids of the entries removed. An unknown page (no entry, no definition) is 404; a page id with the form of an entry id is 400 naming \`GET /v1/entries/:entryId\` (delete an entry with \`DELETE /v1/content/:entryId\`). ${DELETE_EVENT}
 
 ${REFERENCED_NOTE}
 
 ${ADMIN_NOTE}`,
           params: PageParams,
           querystring: ForceQuery,
-          response: { 200: Envelope(PageDeleted), ...errors(400, notFound('Page'), REFERENCED) },
+          response: {
+            200: Envelope(PageDeleted),
+            ...errors(entryIdAsPageId(), notFound('Page'), REFERENCED),
+          },
         },
       },
-      async (request) => ({
-        data: await pages.deletePage(
-          projectIdOf(request),
-          request.params.pageId,
-          userActorOf(request),
-          request.query.force === true,
-        ),
-        error: null,
-      }),
+      async (request) => {
+        refuseEntryIdAsPageId(request.params.pageId);
+        return {
+          data: await pages.deletePage(
+            projectIdOf(request),
+            request.params.pageId,
+            userActorOf(request),
+            request.query.force === true,
+          ),
+          error: null,
+        };
+      },
     );
   };
 

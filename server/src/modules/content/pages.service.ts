@@ -1,21 +1,24 @@
 import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
+import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { byCodeUnits } from '../../shared/canonical.js';
 import { AppError, notFound } from '../../shared/errors.js';
+import { isSharedPageId } from '../../shared/page-ids.js';
 import { memberBehind } from '../../shared/principals.js';
-import { actorLabel } from '../activity/activity.describe.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import { enqueueEvent } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import { type Actor, type DeclaredTypes, describeEntry } from './content.service.js';
 import type { EntryRow } from './content.table.js';
+import type { PageIdsQuery } from './pages.repository.js';
+import * as pagesRepo from './pages.repository.js';
 import { publishedReferrers } from './referrers.js';
 
 /** What pages need of the definitions module (its `pageDefinitions`, handed over in app.ts). */
 export interface PageDefinitions {
+  /** Per page of `pageIds`: its definitions and their latest change. */
   summaries(
     db: DbOrTx,
     projectId: string,
+    pageIds: readonly string[],
   ): Promise<{ pageId: string; components: number; updatedAt: string }[]>;
   /** Removes the definitions of a page, or of one instance on it; returns how many went. */
   remove(trx: Tx, projectId: string, pageId: string, instanceKey?: string): Promise<number>;
@@ -25,6 +28,8 @@ export interface PageDefinitions {
 
 export interface PageSummary {
   pageId: string;
+  /** A shared page (`@site`): no route of the site (contract §13). */
+  shared: boolean;
   components: number;
   published: number;
   drafts: number;
@@ -61,10 +66,12 @@ export function contentTargets(definitions: Pick<PageDefinitions, 'exists'>) {
  */
 export function createPagesService(
   db: Db,
+  outbox: Outbox,
   bus: ChangeBus,
   definitions: PageDefinitions,
   declared: DeclaredTypes,
 ) {
+  const { enqueueEvent, recordActivity } = outbox;
   /**
    * Contract §13: deleting what published content of other entries refers to is 409 listing them,
    * unless forced (then those references read as missing). Checked inside the deleting transaction,
@@ -113,34 +120,50 @@ export function createPagesService(
 
   return {
     /**
-     * Every page with a definition or an entry, by pageId in code-unit order: two grouped,
-     * indexed queries (definitions, entries) merged here, never a query per page.
+     * One page of the project's pages (those with a definition or an entry) in pageId code-unit
+     * order, after `query.after`, containing `query.q` (case-insensitive), at most `limit`, and the
+     * id the next page starts after while more remain. The ids come from the pages table (one key range);
+     * their counts from two grouped, indexed queries over those pages alone, never a query per page.
      */
-    async list(projectId: string): Promise<PageSummary[]> {
+    async list(projectId: string, query: PageIdsQuery): Promise<{ pages: PageSummary[]; next?: string }> {
+      const found = await pagesRepo.pageIdsOf(db, projectId, { ...query, limit: query.limit + 1 });
+      const pageIds = found.slice(0, query.limit);
+      // More remain: the next page of the list starts after the last id of this one.
+      const next = found.length > query.limit ? pageIds.at(-1) : undefined;
       const [defs, entries] = await Promise.all([
-        definitions.summaries(db, projectId),
-        repo.entryPageSummaries(db, projectId),
+        definitions.summaries(db, projectId, pageIds),
+        repo.entryPageSummaries(db, projectId, pageIds),
       ]);
       const pages = new Map<string, PageSummary>();
-      for (const d of defs) {
-        pages.set(d.pageId, {
-          pageId: d.pageId,
-          components: d.components,
+      for (const pageId of pageIds) {
+        pages.set(pageId, {
+          pageId,
+          shared: isSharedPageId(pageId),
+          components: 0,
           published: 0,
           drafts: 0,
-          updatedAt: d.updatedAt,
+          updatedAt: '',
         });
+      }
+      for (const d of defs) {
+        const page = pages.get(d.pageId);
+        if (!page) continue;
+        page.components = d.components;
+        page.updatedAt = d.updatedAt;
       }
       for (const e of entries) {
         const page = pages.get(e.pageId);
-        if (!page) pages.set(e.pageId, { ...e, components: 0 });
-        else {
-          page.published = e.published;
-          page.drafts = e.drafts;
-          if (e.updatedAt > page.updatedAt) page.updatedAt = e.updatedAt;
-        }
+        if (!page) continue;
+        page.published = e.published;
+        page.drafts = e.drafts;
+        if (e.updatedAt > page.updatedAt) page.updatedAt = e.updatedAt;
       }
-      return [...pages.values()].sort((a, b) => byCodeUnits(a.pageId, b.pageId));
+      // A page row whose last entry and definition went in the same moment (a delete racing this
+      // read) has nothing to show: it is left out rather than listed empty.
+      return {
+        pages: [...pages.values()].filter((p) => p.updatedAt !== ''),
+        ...(next !== undefined && { next }),
+      };
     },
 
     /** Removes the entry, its definition and its history. */
@@ -155,6 +178,13 @@ export function createPagesService(
         if (!row) throw notFound('Entry');
         await refuseReferenced(trx, projectId, [row], force);
         await definitions.remove(trx, projectId, row.pageId, row.instanceKey);
+        // The page leaves the list with its last entry and definition.
+        if (
+          !(await repo.pageHasEntries(trx, projectId, row.pageId)) &&
+          !(await definitions.exists(trx, projectId, row.pageId))
+        ) {
+          await pagesRepo.removePage(trx, projectId, row.pageId);
+        }
         await announceDeleted(trx, changed, projectId, row.pageId, [row], actor);
         await recordActivity(trx, projectId, actor, {
           action: 'entry.deleted',
@@ -177,6 +207,7 @@ export function createPagesService(
         const removed = await definitions.remove(trx, projectId, pageId);
         if (rows.length === 0 && removed === 0) throw notFound('Page');
         await refuseReferenced(trx, projectId, rows, force);
+        await pagesRepo.removePage(trx, projectId, pageId);
         rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
         await announceDeleted(trx, changed, projectId, pageId, rows, actor);
         await recordActivity(trx, projectId, actor, {

@@ -1,12 +1,13 @@
 import type { DbOrTx } from '../../db/database.js';
 import { type FieldProblem, type PublishProblem, unpublishable } from '../../shared/errors.js';
-import { mapReferences, OMIT } from '../definitions/field-references.js';
 import {
   checkPublish,
   type Declarations,
   declarationsOf,
+  mapReferences,
+  OMIT,
   type ReferenceWritten,
-} from '../definitions/field-values.js';
+} from '../definitions/index.js';
 import * as repo from './content.repository.js';
 
 /**

@@ -1,9 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, FLUSH_ALL, pageKey, splitPageKey, TOPICS } from '../../db/dialect/change-bus.js';
 import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
-import { byCodeUnits } from '../../shared/canonical.js';
 import { MemoCache } from '../../shared/memo-cache.js';
-import { declarationsOf } from '../definitions/field-values.js';
+import { byPosition, declarationsOf } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import type { Fields } from './content.service.js';
 import { referenceTargets } from './reference-targets.js';
@@ -18,7 +17,8 @@ const hasEntries = (page: PublishedPage): boolean => page !== EMPTY;
 /**
  * Builds the `{ data: [entries], error: null }` envelope by splicing the stored canonical JSON of
  * each entry's published fields, rather than parsing and re-serialising it: the stored text already
- * is valid JSON. Entries are ordered by instanceKey in code-unit order, the same on both dialects.
+ * is valid JSON. Entries are in page order (their definitions' positions, then instanceKey in
+ * code-unit order: the same on both dialects).
  * Visitors see the published copy, so `updatedAt` is its `publishedAt` and `version` the version it
  * was published at (a later draft save changes neither, nor this cached page). An entry whose
  * references were resolved (`resolved[i]` set) is written from its resolved fields instead.
@@ -79,7 +79,7 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
     const { projectId, pageId } = splitPageKey(key);
     const rows = await repo.publishedEntriesOfPageWithDeclarations(db, projectId, pageId);
     if (rows.length === 0) return EMPTY;
-    rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+    rows.sort(byPosition);
     const roots = rows.map((r) => ({
       id: r.id,
       fields: JSON.parse(r.publishedFields) as Fields,

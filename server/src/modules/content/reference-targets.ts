@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
-import { declarationsOf } from '../definitions/field-values.js';
+import { declarationsOf } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import type { Fields } from './content.service.js';
 import type { LoadTargets } from './references.js';

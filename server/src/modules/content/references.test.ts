@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FieldDeclaration } from '../definitions/field-types.js';
+import type { FieldDeclaration } from '../definitions/index.js';
 import { MAX_RESOLVED, type ReferenceTarget, resolveReferences } from './references.js';
 
 /** The resolver alone (contract §13, §17), over entries held in memory: what the HTTP tests cannot reach cheaply. */

@@ -1,5 +1,5 @@
-import { declaresReferences, mapReferences, OMIT, referencesIn } from '../definitions/field-references.js';
-import type { Declarations } from '../definitions/field-values.js';
+import type { Declarations } from '../definitions/index.js';
+import { declaresReferences, mapReferences, OMIT, referencesIn } from '../definitions/index.js';
 import type { Fields } from './content.service.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/database.js';
 import { byCodeUnits } from '../../shared/canonical.js';
-import { referencesIn } from '../definitions/field-references.js';
-import type { Declarations } from '../definitions/field-values.js';
+import type { Declarations } from '../definitions/index.js';
+import { referencesIn } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 
 /**

@@ -4,6 +4,7 @@ import { access } from '../../http/access.js';
 import { activityActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { AppError } from '../../shared/errors.js';
 import {
   Definition,
@@ -32,13 +33,15 @@ Who may change what (contract §11). The publishable key (x-cms-key) ships in ev
 - \`open\`: the sent definitions replace the stored ones (development).
 A member's session (Authorization: Bearer, editor or admin; it counts when sent beside the key too) or a \`write\` secret key (the project chosen as for objects save: x-cms-project-id, or the key's only site) may always change everything; a \`read\` secret key is 403. A changed \`componentId\` reaches the entry, published copy included; a changed field type applies to the next save of the entry.
 
+Page order: \`components\` is the order the site renders them. Reads of the page (\`GET /v1/content/:pageId\` and \`GET /v1/definitions/:pageId\`, for visitors, editors and live streams) list its components in that order. A sync that lists part of the page orders what it lists among the places those components hold and moves nothing it leaves out; a new component goes right after the one sent before it (or, first in the sync, right before the first listed component the page already has; a sync of new components only appends them). A change of order alone is a write (any caller the sync accepts, the publishable key in \`additive\` mode included); the same order is not.
+
 \`?dryRun=true\` (same credentials) answers \`{ pageId, created, changed: [{ instanceKey, from, to }], rejected }\` and writes nothing.
 
 Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
 
 Fields: \`{ key, type, ...options }\` of the types \`text\`, \`richtext\`, \`number\`, \`boolean\`, \`select\`, \`date\`, \`datetime\`, \`color\`, \`image\`, \`url\`, \`json\`, \`link\`, \`reference\`, \`object\`, \`list\`, \`blocks\` (the \`FieldDeclaration\` schemas; contract §13). A bad declaration is 400 with every problem's path (\`body.components[0].fields[2].fields[0].options\`); an unknown type is one sentence listing the types. \`default\`s fill the working copy of a stub the sync creates; a publishable-key sync's defaults are ignored (listed in \`rejected\`) unless \`definitionSync\` is \`open\`. In \`additive\` mode the publishable key cannot change a stored field's declaration (nested fields included), and a field it adds to an existing definition is stored without its rules and default (each listed in \`rejected\`). An instanceKey or field key sent twice in one request is 400.
 
-Limits (the publishable key is public, so they bound what a stranger can add): at most ${LIMITS.componentsPerSync} components per request, ${LIMITS.declarationsPerComponent} declarations per component at every depth, containers nested ${LIMITS.containerDepth} deep, ${LIMITS.componentDeclarationBytes / 1024} KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) (400); page paths up to ${LIMITS.pagePathLength} characters, componentId, instanceKey and field keys up to ${LIMITS.keyLength} (400); at most ${LIMITS.componentsPerPage} components on one page and ${LIMITS.pagesPerProject} pages per project, counting every sync (409 \`conflict\` with \`details.limit\`).
+Limits (the publishable key is public, so they bound what a stranger can add): at most ${LIMITS.componentsPerSync} components per request, ${LIMITS.declarationsPerComponent} declarations per component at every depth, containers nested ${LIMITS.containerDepth} deep, ${LIMITS.componentDeclarationBytes / 1024} KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) (400); page paths up to ${LIMITS.pagePathLength} characters, componentId, instanceKey and field keys up to ${LIMITS.keyLength} (400); at most ${LIMITS.componentsPerPage} components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 \`conflict\` with \`details.limit\`).
 
 Browsers: answers CORS for the project's \`domains\` (any origin while the list is empty).`;
 
@@ -82,14 +85,14 @@ export const definitionsRoutes =
           operationId: 'listDefinitions',
           summary: 'Component definitions of a page (for the dashboard)',
           description:
-            'The page path is URL-encoded ("/" becomes %2F). Ordered by instanceKey; an unknown page gives an empty list.',
+            'The page path is URL-encoded ("/" becomes %2F). In page order (the order syncs sent the components; see POST /v1/definitions/sync), then instanceKey; an unknown page gives an empty list. A page id with the form of an entry id is 400 naming `GET /v1/entries/:entryId`.',
           params: PageParams,
-          response: { 200: Envelope(Type.Array(Definition)), ...errors(400, 401, 403) },
+          response: { 200: Envelope(Type.Array(Definition)), ...errors(entryIdAsPageId(), 401, 403) },
         },
       },
-      async (request) => ({
-        data: await definitions.ofPage(projectIdOf(request), request.params.pageId),
-        error: null,
-      }),
+      async (request) => {
+        refuseEntryIdAsPageId(request.params.pageId);
+        return { data: await definitions.ofPage(projectIdOf(request), request.params.pageId), error: null };
+      },
     );
   };

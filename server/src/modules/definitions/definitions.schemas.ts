@@ -12,6 +12,18 @@ export const PageId = Type.String({
   examples: ['/'],
 });
 
+/**
+ * The page id a sync registers. Its rules (contract §15, §17) are checked by the service
+ * (pageIdProblem, src/shared/page-ids.ts), which says what is wrong in words; a schema pattern could
+ * only say "must match pattern". Reads keep the looser PageId: pages stored before the rules keep working.
+ */
+export const SyncPageId = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.pagePathLength,
+  description: `A route of the site ("/", "/blog/hello") or, starting with "@", a shared page ("@site", "@footer": definitions and entries like any page, but no route of the site). 1 to ${LIMITS.pagePathLength} characters; no "?", "#", control character or whitespace other than a space, and not an entry id ("ent_" and 26 base-32 characters). Ids without a leading "/" ("home") are accepted.`,
+  examples: ['/', '@site'],
+});
+
 export const Key = Type.String({
   minLength: 1,
   maxLength: LIMITS.keyLength,
@@ -47,7 +59,7 @@ const componentExample = {
 
 export const SyncBody = Strict(
   {
-    pageId: PageId,
+    pageId: SyncPageId,
     components: Type.Array(
       Strict({
         componentId: Key,

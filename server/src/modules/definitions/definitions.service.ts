@@ -1,17 +1,17 @@
 import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
-import { byCodeUnits } from '../../shared/canonical.js';
+import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { AppError, type FieldProblem, forbidden, validationFailed } from '../../shared/errors.js';
+import { pageIdProblem } from '../../shared/page-ids.js';
 import type { ActivityActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
-import { actorLabel } from '../activity/activity.describe.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import type { WindowLimiter } from '../rate-limits/window-limiter.js';
+import type { WindowLimiter } from '../rate-limits/index.js';
 import * as repo from './definitions.repository.js';
 import type { DefinitionRow } from './definitions.table.js';
 import { checkDeclarations, defaultsOf } from './field-declarations.js';
 import { LIMITS } from './limits.js';
+import { pageOrder } from './page-order.js';
 import {
   type ComponentInput,
   type FieldDeclaration,
@@ -35,6 +35,8 @@ export interface DefinitionsDeps {
   modeOf(projectId: string): Promise<SyncMode>;
   /** The shared per-project limit on publishable-key syncs (CMS_SYNC_LIMIT_PER_MINUTE). */
   limiter: WindowLimiter;
+  /** Pages one project may hold (CMS_MAX_PAGES_PER_PROJECT), counted by EntryStubs.countPages. */
+  maxPages: number;
 }
 
 /**
@@ -52,6 +54,8 @@ export interface EntryStubs {
     components: { instanceKey: string; componentId: string; defaults: Record<string, unknown> }[],
     now: string,
   ): Promise<string[]>;
+  /** The project's pages (with a definition or an entry), for the page cap. */
+  countPages(trx: Tx, projectId: string): Promise<number>;
   /** Moves the entry to a changed component; `live` when it was published (visitors see the change). */
   changeComponent(
     trx: Tx,
@@ -80,6 +84,12 @@ export const pageDefinitions = {
 
 const limitReached = (message: string, limit: number) => new AppError('conflict', 409, message, { limit });
 
+/** A page id a sync may register (contract §15, §17); pages stored before the rules are still read. */
+function checkPageId(pageId: string): void {
+  const problem = pageIdProblem(pageId);
+  if (problem) throw validationFailed(`The page id ${problem}.`, [{ path: 'body.pageId', message: problem }]);
+}
+
 /** Duplicates inside one request, and declarations that break §13, are the caller's mistake: say which. */
 function checkComponents(components: ComponentInput[]): void {
   const problems: FieldProblem[] = [];
@@ -105,6 +115,22 @@ const toStored = (row: DefinitionRow): StoredDefinition => ({
   fields: JSON.parse(row.fields) as FieldDeclaration[],
 });
 
+/**
+ * Where each component of the page goes after a sync that sends `components` (page-order.ts):
+ * `positions` for every one, `moves` only where a stored position changes or a component is new.
+ */
+function positionsFor(stored: DefinitionRow[], components: ComponentInput[]) {
+  const current = [...stored].sort(repo.byPosition);
+  const order = pageOrder(
+    current.map((d) => d.instanceKey),
+    components.map((c) => c.instanceKey),
+  );
+  const positions = new Map(order.map((key, i) => [key, i]));
+  const was = new Map(current.map((d) => [d.instanceKey, d.position]));
+  const moves = new Map([...positions].filter(([key, position]) => was.get(key) !== position));
+  return { positions, moves };
+}
+
 export interface SyncRequest {
   pageId: string;
   components: ComponentInput[];
@@ -113,7 +139,14 @@ export interface SyncRequest {
   dryRun: boolean;
 }
 
-export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryStubs, deps: DefinitionsDeps) {
+export function createDefinitionsService(
+  db: Db,
+  outbox: Outbox,
+  bus: ChangeBus,
+  entries: EntryStubs,
+  deps: DefinitionsDeps,
+) {
+  const { recordActivity } = outbox;
   /** The publishable key's bounds: the project's mode (locked: 403) and the shared sync limit. */
   async function scopeFor(projectId: string, caller: SyncCaller): Promise<SyncScope> {
     if (caller === 'member') return 'full';
@@ -135,17 +168,15 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
      */
     async sync(projectId: string, request: SyncRequest) {
       const { pageId, components } = request;
+      checkPageId(pageId);
       checkComponents(components);
       const scope = await scopeFor(projectId, request.actor.type === 'site' ? 'site' : 'member');
-      const plan = planSync(
-        (await repo.definitionsOfPage(db, projectId, pageId)).map(toStored),
-        components,
-        scope,
-      );
+      const read = await repo.definitionsOfPage(db, projectId, pageId);
+      const plan = planSync(read.map(toStored), components, scope);
       if (request.dryRun) {
         return { pageId, created: plan.created, changed: plan.changed, rejected: plan.rejected };
       }
-      if (plan.writes.length === 0) {
+      if (plan.writes.length === 0 && positionsFor(read, components).moves.size === 0) {
         return { pageId, components: components.length, created: [], rejected: plan.rejected };
       }
 
@@ -156,10 +187,10 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         // Planned again under the lock: another sync may have written since the read above.
         const { writes, rejected } = planSync(storedRows.map(toStored), components, scope);
         const added = writes.filter((w) => w.isNew).length;
-        if (storedRows.length === 0 && (await repo.countPages(trx, projectId)) >= LIMITS.pagesPerProject) {
+        if (storedRows.length === 0 && (await entries.countPages(trx, projectId)) >= deps.maxPages) {
           throw limitReached(
-            `This project already has ${LIMITS.pagesPerProject} pages, the most it can hold.`,
-            LIMITS.pagesPerProject,
+            `This project already has ${deps.maxPages} pages, the most it can hold.`,
+            deps.maxPages,
           );
         }
         if (storedRows.length + added > LIMITS.componentsPerPage) {
@@ -170,6 +201,8 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         }
         const now = isoNow();
         const createdAt = new Map(storedRows.map((d) => [d.instanceKey, d.createdAt]));
+        const { positions, moves } = positionsFor(storedRows, components);
+        const written = new Set(writes.map((w) => w.instanceKey));
         await repo.upsertDefinitions(
           trx,
           writes.map((w) => ({
@@ -178,10 +211,13 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
             instanceKey: w.instanceKey,
             componentId: w.componentId,
             fields: fieldsJson(w.fields),
+            position: positions.get(w.instanceKey) ?? 0,
             createdAt: createdAt.get(w.instanceKey) ?? now,
             updatedAt: now,
           })),
         );
+        const reordered = new Map([...moves].filter(([key]) => !written.has(key)));
+        await repo.setPositions(trx, projectId, pageId, reordered);
         const created = await entries.create(
           trx,
           { projectId, pageId },
@@ -219,12 +255,16 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         } else if (created.length > 0 || componentChanged) {
           await changed(TOPICS.draft, pageKey(projectId, pageId)); // new stubs: preview streams
         }
+        // Visitors' cached page lists its entries in page order: a new order drops it (not the
+        // snapshot, which lists entries by key).
+        const orderChanged = storedRows.some((d) => moves.has(d.instanceKey));
+        if (orderChanged && !liveChanged) await changed(TOPICS.page, pageKey(projectId, pageId));
         const createdSet = new Set(created);
         const changedCount = writes.length - added;
         await recordActivity(trx, projectId, request.actor, {
           action: 'definitions.synced',
           target: { type: 'page', id: pageId },
-          summary: `${actorLabel(request.actor)} synced the definitions of ${pageId}: ${added} added, ${changedCount} changed.`,
+          summary: `${actorLabel(request.actor)} synced the definitions of ${pageId}: ${added} added, ${changedCount} changed${orderChanged ? ', order changed' : ''}.`,
         });
         return {
           pageId,
@@ -237,14 +277,12 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
 
     async ofPage(projectId: string, pageId: string) {
       const rows = await repo.definitionsOfPage(db, projectId, pageId);
-      return rows
-        .sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey))
-        .map((r) => ({
-          componentId: r.componentId,
-          instanceKey: r.instanceKey,
-          fields: JSON.parse(r.fields) as FieldDeclaration[],
-          updatedAt: r.updatedAt,
-        }));
+      return rows.sort(repo.byPosition).map((r) => ({
+        componentId: r.componentId,
+        instanceKey: r.instanceKey,
+        fields: JSON.parse(r.fields) as FieldDeclaration[],
+        updatedAt: r.updatedAt,
+      }));
     },
   };
 }

@@ -1,15 +1,15 @@
+import { PAGE_ID_MAX_LENGTH } from '../../shared/page-ids.js';
+
 /**
  * Hard limits on content (documented in the route descriptions). The publishable key is public, so
  * definitions sync is callable by anyone who reads a site's bundle: these bound how far a stranger
- * can grow a project. A cap reached by the project's state is a 409; an oversized input is a 400.
+ * can grow a project (pages per project is CMS_MAX_PAGES_PER_PROJECT, in config.ts). A cap reached by the project's state is a 409; an oversized input is a 400.
  */
 export const LIMITS = {
   /** Components in one sync request. */
   componentsPerSync: 500,
   /** Definitions (and so entries) on one page, all syncs together. */
   componentsPerPage: 500,
-  /** Distinct pages with definitions in one project. */
-  pagesPerProject: 1000,
   /** Top-level declared fields of one component. */
   fieldsPerComponent: 500,
   /** Declarations of one component at every depth, containers included (contract §13). */
@@ -25,7 +25,7 @@ export const LIMITS = {
   /** One entry's fields, as JSON, in bytes (contract §13). */
   entryFieldsBytes: 1024 * 1024,
   /** Page path (pageId) length, in characters. */
-  pagePathLength: 512,
+  pagePathLength: PAGE_ID_MAX_LENGTH,
   /** instanceKey, componentId and field key length, in characters. */
   keyLength: 128,
 } as const;

@@ -1,13 +1,12 @@
 import type { Insertable } from 'kysely';
 import { failedAttempt, freshAttempt } from '../../jobs/attempts.js';
 import type { AttemptJob, SweepJob } from '../../jobs/types.js';
+import { DEPLOY_TRIGGERS, type EventConsumer, type EventType } from '../../outbox/index.js';
 import { newId } from '../../shared/ids.js';
 import { SecretBoxError } from '../../shared/secret-box.js';
 import { isoAt } from '../../shared/time.js';
 import { signatureHeaders } from '../../shared/webhook-signing.js';
-import { DEPLOY_TRIGGERS, type EventType } from '../events/event-types.js';
-import type { EventConsumer } from '../events/events.jobs.js';
-import { deployHooksOf } from '../projects/projects.repository.js';
+import { deployHooksOf, findDeployHook } from '../projects/index.js';
 import * as repo from './deploys.repository.js';
 import type { DeployRow, DeploysTable } from './deploys.table.js';
 
@@ -70,7 +69,7 @@ export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
   // Deploy calls are few (one per hook per debounced burst): each reads its hook when attempted.
   prepare: async () => undefined,
   async attempt({ db, client, secrets, snapshotVersion }, call) {
-    const hook = await repo.findDeployHook(db, call.projectId, call.hookId);
+    const hook = await findDeployHook(db, call.projectId, call.hookId);
     if (!hook) return failedAttempt('deploy hook was removed', { final: true });
     let secret: string | null;
     try {

@@ -95,11 +95,3 @@ export const listDeploys = (db: DbOrTx, projectId: string, after: string | undef
     .orderBy('id', 'desc')
     .limit(limit + 1)
     .execute() as Promise<DeployRow[]>;
-
-export const findDeployHook = (db: DbOrTx, projectId: string, hookId: string) =>
-  db
-    .selectFrom('deployHooks')
-    .selectAll()
-    .where('projectId', '=', projectId)
-    .where('id', '=', hookId)
-    .executeTakeFirst();

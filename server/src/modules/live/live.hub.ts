@@ -1,7 +1,6 @@
 import { type ChangeBus, FLUSH_ALL, pageKey, TOPICS } from '../../db/dialect/change-bus.js';
 import { rateLimited } from '../../shared/errors.js';
-import type { Entry } from '../content/content.service.js';
-import type { PageViews } from '../content/page-views.js';
+import type { Entry, PageViews } from '../content/index.js';
 
 /**
  * Live updates (contract §10): the open Server-Sent Events streams of this instance, grouped by page.
@@ -18,6 +17,15 @@ import type { PageViews } from '../content/page-views.js';
  * Slow readers: each stream's unsent bytes are measured after every write; past maxBufferBytes the
  * stream is closed (its connection destroyed) rather than buffered or thinned out. A client that
  * reconnects gets the current state first, so closing loses nothing, and memory per stream is bounded.
+ *
+ * Fair share (contract §16): one client address holds at most maxStreamsPerClient streams of a project
+ * on this instance, so one visitor cannot take the project's maxStreamsPerProject (which stays as the
+ * last guard). Both counts are of this instance only: counting across instances would need a shared
+ * store and a round trip per open, and each instance's memory is what the caps protect.
+ *
+ * Preview streams end with their token: at its expiry (a timer), and when tokens of the project are
+ * ended (topic `preview` on the change bus, from any instance), after which each preview stream of
+ * the project asks whether its token still works (one query for all of them).
  */
 
 /** Where a stream's bytes go (the HTTP response); lets the hub measure and end it. */
@@ -37,20 +45,41 @@ export interface LiveOptions {
    * shows working copies, so the editor view (with its `problems`) is needed.
    */
   views(projectId: string, pageId: string, drafts: boolean, depth: number): Promise<PageViews>;
+  /** Which of these preview tokens (ids) still work (the preview module's stillLive). */
+  previewStillLive(ids: string[]): Promise<Set<string>>;
   heartbeatMs: number;
   maxStreamsPerProject: number;
+  /** Streams of one project that one client address may hold on this instance. */
+  maxStreamsPerClient: number;
   maxBufferBytes: number;
   log: { warn(obj: unknown, msg?: string): void };
   /** Delay before retrying a page load that failed (database briefly unreachable). */
   retryMs?: number;
 }
 
-/** Which view of the page a stream follows (PageViews): a visitor's, a member's, a preview token's. */
+/** Who opens a stream: what it sees, where it comes from, and the preview token it holds, if any. */
+export interface LiveViewer {
+  drafts: boolean;
+  /** Which view of the page it follows (PageViews): a visitor's, a member's, a preview token's. */
+  view: LiveView;
+  /** Levels of references resolved (contract §13: 0-3, default 1). */
+  depth?: number;
+  /** The client's address (request.ip: CMS_TRUST_PROXY decides whether X-Forwarded-For counts). */
+  client: string;
+  /** The preview token that authorised it: the stream ends when the token expires or is ended. */
+  preview?: { id: string; expiresAt: string };
+}
+
+/** A visitor's view, a member's (stored reference ids) or a preview token's (references resolved). */
 export type LiveView = 'visitor' | 'editor' | 'preview';
 
 interface Stream {
   projectId: string;
+  drafts: boolean;
   view: LiveView;
+  /** The key of its client's count (project and address). */
+  clientKey: string;
+  previewId: string | null;
   sink: LiveSink;
   /** Entry id → the JSON last sent for it. */
   sent: Map<string, string>;
@@ -60,25 +89,27 @@ interface Stream {
 interface PageWatch {
   /** Its key in the hub: the page, and the depth its references are resolved to (watchKey). */
   key: string;
-  projectId: string;
-  pageId: string;
   depth: number;
-  streams: Set<Stream>;
-  loading: boolean;
-  dirty: boolean;
   /**
    * Page keys of the entries its last load read to resolve references (contract §13): a change to
    * one of them reloads this page too, so its streams show a referenced entry's publish at once.
    */
   reads: Set<string>;
+  projectId: string;
+  pageId: string;
+  streams: Set<Stream>;
+  loading: boolean;
+  dirty: boolean;
 }
 
-/** A page followed at a depth of references (contract §13: 0-3, default 1); the default is the plain page key. */
+/** A page followed at a depth of references; the default depth's key is the plain page key. */
 const DEPTHS = [0, 1, 2, 3];
 const watchKey = (key: string, depth: number) => (depth === 1 ? key : `${key}\u0000${depth}`);
 
 export const RETRY_AFTER_SECONDS = 5;
 export const TOO_MANY_STREAMS = 'Too many open live streams for this project on this server.';
+export const TOO_MANY_CLIENT_STREAMS =
+  'Too many open live streams from your address for this project on this server; close one first.';
 
 /** One SSE event; JSON never holds a raw line break, so `data` is one line. */
 export const sseEvent = (event: string, json: string): string => `event: ${event}\ndata: ${json}\n\n`;
@@ -87,6 +118,8 @@ export const SSE_HEARTBEAT = ': keep-alive\n\n';
 export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
   const watches = new Map<string, PageWatch>();
   const perProject = new Map<string, number>();
+  const perClient = new Map<string, number>();
+  const previews = new Set<Stream>();
   let open = 0;
   let heartbeat: NodeJS.Timeout | null = null;
   let closed = false;
@@ -112,9 +145,9 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     const watch = stream.watch;
     if (!watch.streams.delete(stream)) return;
     if (watch.streams.size === 0) watches.delete(watch.key);
-    const count = (perProject.get(stream.projectId) ?? 1) - 1;
-    if (count === 0) perProject.delete(stream.projectId);
-    else perProject.set(stream.projectId, count);
+    countDown(perProject, stream.projectId);
+    countDown(perClient, stream.clientKey);
+    previews.delete(stream);
     open -= 1;
     if (open === 0 && heartbeat) {
       clearInterval(heartbeat);
@@ -162,7 +195,7 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     try {
       do {
         watch.dirty = false;
-        const drafts = [...watch.streams].some((s) => s.view !== 'visitor');
+        const drafts = [...watch.streams].some((s) => s.drafts);
         const views = await options.views(watch.projectId, watch.pageId, drafts, watch.depth);
         watch.reads = new Set([...views.pages].map((p) => pageKey(watch.projectId, p)));
         if (!closed) fanOut(watch, views);
@@ -178,10 +211,34 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     }
   }
 
+  /** Ends the preview streams (of one project, or all) whose token no longer works. */
+  async function checkPreviews(streams: Stream[]): Promise<void> {
+    if (streams.length === 0 || closed) return;
+    let live: Set<string>;
+    try {
+      live = await options.previewStillLive([...new Set(streams.map((s) => s.previewId as string))]);
+    } catch (err) {
+      options.log.warn({ err }, 'live: could not check preview tokens; retrying');
+      setTimeout(() => void checkPreviews(streams), options.retryMs ?? 1000).unref();
+      return;
+    }
+    for (const stream of streams) {
+      if (live.has(stream.previewId as string) || !stream.watch.streams.has(stream)) continue;
+      remove(stream);
+      void stream.sink.end();
+    }
+  }
+
   bus.subscribe((topic, key) => {
     if (topic === FLUSH_ALL) {
-      // Notifications may have been lost while the bus reconnected: reload every watched page.
+      // Notifications may have been lost while the bus reconnected: reload every watched page, and
+      // ask again for every preview stream's token.
       for (const watch of watches.values()) void refresh(watch);
+      void checkPreviews([...previews]);
+      return;
+    }
+    if (topic === TOPICS.preview) {
+      void checkPreviews([...previews].filter((s) => s.projectId === key));
       return;
     }
     if (topic !== TOPICS.page && topic !== TOPICS.draft) return;
@@ -195,42 +252,49 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
   return {
     /**
      * Adds a stream for a page; it first receives every entry the caller sees now, then changes.
-     * Over the per-project limit of this instance: 429 (nothing is written to the sink). Returns
-     * what to call when the client goes away.
+     * Over the client's or the project's limit on this instance: 429 (nothing is written to the
+     * sink). Returns what to call when the client goes away.
      */
-    open(
-      projectId: string,
-      pageId: string,
-      view: LiveView,
-      sink: LiveSink,
-      /** When the credential expires (a preview token): the stream ends then (epoch ms). */
-      until?: number,
-      /** Levels of references resolved (contract §13). */
-      depth = 1,
-    ): () => void {
+    open(projectId: string, pageId: string, viewer: LiveViewer, sink: LiveSink): () => void {
       if (closed) throw rateLimited(RETRY_AFTER_SECONDS, 'The server is shutting down; reconnect shortly.');
-      const count = perProject.get(projectId) ?? 0;
-      if (count >= options.maxStreamsPerProject) {
+      const clientKey = `${projectId} ${viewer.client}`;
+      // The client's own cap first: a client at its cap is told so even when the project is full too.
+      if ((perClient.get(clientKey) ?? 0) >= options.maxStreamsPerClient) {
+        throw rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_CLIENT_STREAMS);
+      }
+      if ((perProject.get(projectId) ?? 0) >= options.maxStreamsPerProject) {
         throw rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_STREAMS);
       }
+      const depth = viewer.depth ?? 1;
       const key = watchKey(pageKey(projectId, pageId), depth);
       let watch = watches.get(key);
       if (!watch) {
         watch = {
           key,
+          depth,
+          reads: new Set(),
           projectId,
           pageId,
-          depth,
           streams: new Set(),
           loading: false,
           dirty: false,
-          reads: new Set(),
         };
         watches.set(key, watch);
       }
-      const stream: Stream = { projectId, view, sink, sent: new Map(), watch };
+      const previewId = viewer.preview?.id ?? null;
+      const stream: Stream = {
+        projectId,
+        drafts: viewer.drafts,
+        view: viewer.view,
+        clientKey,
+        previewId,
+        sink,
+        sent: new Map(),
+        watch,
+      };
       watch.streams.add(stream);
-      perProject.set(projectId, count + 1);
+      countUp(perProject, projectId);
+      countUp(perClient, clientKey);
       open += 1;
       heartbeat ??= setInterval(() => {
         for (const w of watches.values()) for (const s of [...w.streams]) write(s, SSE_HEARTBEAT);
@@ -239,16 +303,20 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       // serves every stream that opens while it runs.
       void refresh(watch);
       // A preview stream must not outlive its token: it would keep showing drafts after a 401.
-      const expiry =
-        until === undefined
-          ? null
-          : setTimeout(
-              () => {
-                remove(stream);
-                void sink.end();
-              },
-              Math.max(0, until - Date.now()),
-            ).unref();
+      let expiry: NodeJS.Timeout | null = null;
+      if (viewer.preview) {
+        previews.add(stream);
+        expiry = setTimeout(
+          () => {
+            remove(stream);
+            void sink.end();
+          },
+          Math.max(0, Date.parse(viewer.preview.expiresAt) - Date.now()),
+        ).unref();
+        // The token was checked before this stream was added: an end announced in between would have
+        // missed it, so ask once more now (after the end's commit, the check sees it).
+        void checkPreviews([stream]);
+      }
       return () => {
         if (expiry) clearTimeout(expiry);
         remove(stream);
@@ -268,6 +336,17 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       await Promise.all(streams.map((s) => s.sink.end()));
     },
   };
+}
+
+function countUp(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Drops the key at zero, so the maps hold only clients and projects with open streams. */
+function countDown(counts: Map<string, number>, key: string): void {
+  const count = (counts.get(key) ?? 1) - 1;
+  if (count <= 0) counts.delete(key);
+  else counts.set(key, count);
 }
 
 export type LiveHub = ReturnType<typeof createLiveHub>;

@@ -5,7 +5,13 @@ import { access } from '../../http/access.js';
 import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { errors } from '../../http/schemas.js';
 import { rateLimited } from '../../shared/errors.js';
-import { type LiveHub, type LiveSink, RETRY_AFTER_SECONDS, TOO_MANY_STREAMS } from './live.hub.js';
+import {
+  type LiveHub,
+  type LiveSink,
+  RETRY_AFTER_SECONDS,
+  TOO_MANY_CLIENT_STREAMS,
+  TOO_MANY_STREAMS,
+} from './live.hub.js';
 import { LiveQuery, LiveStream } from './live.schemas.js';
 
 const tags = ['Live'];
@@ -39,7 +45,12 @@ function sinkFor(reply: FastifyReply, body: PassThrough): LiveSink {
 export const liveRoutes =
   (
     live: LiveHub,
-    limits: { maxStreamsPerProject: number; heartbeatMs: number; maxBufferBytes: number },
+    limits: {
+      maxStreamsPerProject: number;
+      maxStreamsPerClient: number;
+      heartbeatMs: number;
+      maxBufferBytes: number;
+    },
   ): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
@@ -54,11 +65,17 @@ export const liveRoutes =
 
 Browsers: \`EventSource\` cannot send headers, and credentials never go in query strings, so open the stream with \`fetch\` and read the body (the SDK does this). CORS as for content.
 
-Limits: at most ${limits.maxStreamsPerProject} open streams per project on one server (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 with \`Retry-After\`. A reader that falls more than ${limits.maxBufferBytes} bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires: reconnect (with a new token).`,
+Limits, each counted per server (an instance behind the load balancer; the API reference says how to size them behind N instances): one client address holds at most ${limits.maxStreamsPerClient} open streams of a project (CMS_LIVE_STREAMS_PER_CLIENT), then 429 \`rate_limited\` with \`Retry-After\` while other clients still get theirs; a project has at most ${limits.maxStreamsPerProject} (CMS_LIVE_MAX_STREAMS_PER_PROJECT), then 429 for everyone, the last guard. The client address is the one the login limiter sees: behind a proxy, set CMS_TRUST_PROXY, or every visitor shares the proxy's address and its cap. A reader that falls more than ${limits.maxBufferBytes} bytes behind (CMS_LIVE_MAX_BUFFER_BYTES) is disconnected rather than buffered; on reconnecting it receives the current state first, so nothing is lost. Streams end cleanly when the server shuts down, and a preview stream when its token expires or is ended (its creator's access changed, the key was rotated, DELETE /v1/preview-tokens): reconnect (with a new token).`,
           querystring: LiveQuery,
           response: {
             200: LiveStream,
-            ...errors(400, 401, 403, rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_STREAMS)),
+            ...errors(
+              400,
+              401,
+              403,
+              rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_CLIENT_STREAMS),
+              rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_STREAMS),
+            ),
           },
         },
       },
@@ -68,14 +85,18 @@ Limits: at most ${limits.maxStreamsPerProject} open streams per project on one s
         const view = !drafts ? 'visitor' : request.auth.session === null ? 'preview' : 'editor';
         const body = new PassThrough();
         body.on('error', () => {}); // a write racing the client's disconnect; the close below cleans up
-        const expires = request.auth.previewExpiresAt;
+        const { preview } = request.auth;
         const close = live.open(
           projectIdOf(request),
           request.query.pageId,
-          view,
+          {
+            drafts,
+            view,
+            client: request.ip,
+            ...(preview && { preview }),
+            ...(request.query.depth !== undefined && { depth: request.query.depth }),
+          },
           sinkFor(reply, body),
-          expires === undefined ? undefined : Date.parse(expires),
-          request.query.depth,
         );
         body.once('close', close); // the client went away (Fastify destroys the body then)
         // Headers go out with the first bytes: send a comment now so the client sees the stream open.

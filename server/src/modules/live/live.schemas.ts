@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { Strict } from '../../http/schemas.js';
-import { ContentReadQuery } from '../content/content.schemas.js';
-import { PageId } from '../definitions/definitions.schemas.js';
+import { ContentReadQuery } from '../content/index.js';
+import { PageId } from '../definitions/index.js';
 
 export const LiveQuery = Strict(
   { pageId: PageId, depth: ContentReadQuery.properties.depth },

@@ -1,12 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/database.js';
+import type { Outbox } from '../../outbox/index.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import { enqueueEvent } from '../events/events.repository.js';
 import { withoutControls } from './media.http.js';
 import * as repo from './media.repository.js';
 import { inspectImage, stageStream } from './media.staging.js';
@@ -72,7 +71,8 @@ function baseOf(cdnUrl: string | null, publicUrl: string | null, row: MediaRow, 
   return (cdnUrl ?? publicUrl ?? row.publicBase ?? instanceUrl).replace(/\/+$/, '');
 }
 
-export function createMediaService(db: Db, storage: MediaStorage, options: MediaOptions) {
+export function createMediaService(db: Db, outbox: Outbox, storage: MediaStorage, options: MediaOptions) {
+  const { enqueueEvent, recordActivity } = outbox;
   const toMedia = (row: MediaRow, cdnUrl: string | null): Media => ({
     id: row.id,
     filename: row.filename,

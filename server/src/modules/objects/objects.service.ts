@@ -1,14 +1,12 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
+import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
 import { forbidden, notFound, validationFailed } from '../../shared/errors.js';
 import { MemoCache } from '../../shared/memo-cache.js';
 import type { ActivityActor, Credential } from '../../shared/principals.js';
 import { randomToken } from '../../shared/secrets.js';
 import { isoNow } from '../../shared/time.js';
-import { actorLabel } from '../activity/activity.describe.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import { enqueueEvent } from '../events/events.repository.js';
 import { LIMITS } from './objects.limits.js';
 import { planSave, type SaveInput } from './objects.plan.js';
 import * as repo from './objects.repository.js';
@@ -23,7 +21,8 @@ export interface SaveResult {
 }
 
 /** `changes`: a published save changes the snapshot, whose per-instance caches must be dropped. */
-export function createObjectsService(db: Db, changes: ChangeBus) {
+export function createObjectsService(db: Db, outbox: Outbox, changes: ChangeBus) {
+  const { enqueueEvent, recordActivity } = outbox;
   // The published view, serialised, per (project, types): what sites read at run time. Dropped on
   // every instance by a published save (topic `snapshot`, keyed by project); bounded in bytes.
   const published = new MemoCache<CachedJson>(changes, (v) => v.body.length + 200, 32 * 1024 * 1024);

@@ -34,3 +34,13 @@ export const PreviewToken = Type.Object(
     ],
   },
 );
+
+export const PreviewTokensEnded = Type.Object(
+  {
+    deleted: Type.Integer({
+      minimum: 0,
+      description: 'How many of your preview tokens in this project ended (0 when you had none).',
+    }),
+  },
+  { title: 'PreviewTokensEnded', examples: [{ deleted: 2 }] },
+);

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
-import type { Role } from '../users/users.table.js';
+import { membershipsView, type Role } from '../users/index.js';
 import type { DefinitionSyncMode, DeployHookRow, ProjectRow } from './projects.table.js';
 
 export async function insertProject(
@@ -44,7 +44,7 @@ export async function definitionSyncOf(db: DbOrTx, id: string): Promise<Definiti
 
 export const projectsOfAccount = (db: DbOrTx, accountId: string): Promise<(ProjectRow & { role: Role })[]> =>
   db
-    .selectFrom('memberships')
+    .selectFrom(membershipsView(db).as('memberships'))
     .innerJoin('projects', 'projects.id', 'memberships.projectId')
     .selectAll('projects')
     .select('memberships.role')
@@ -86,6 +86,14 @@ export async function replaceDeployHooks(
   await db.deleteFrom('deployHooks').where('projectId', '=', projectId).execute();
   if (hooks.length > 0) await db.insertInto('deployHooks').values(hooks).execute();
 }
+
+export const findDeployHook = (db: DbOrTx, projectId: string, hookId: string) =>
+  db
+    .selectFrom('deployHooks')
+    .selectAll()
+    .where('projectId', '=', projectId)
+    .where('id', '=', hookId)
+    .executeTakeFirst();
 
 /** Deploy-hook secrets not sealed with key `keyId` (in clear, or under an older key). */
 export const deployHookSecretsNotSealedWith = (db: DbOrTx, keyId: string) =>

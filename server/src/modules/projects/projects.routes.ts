@@ -5,7 +5,7 @@ import { userActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
 import { conflict, rateLimited } from '../../shared/errors.js';
-import type { WindowLimiter } from '../rate-limits/window-limiter.js';
+import type { WindowLimiter } from '../rate-limits/index.js';
 import {
   CreateProjectBody,
   CreateProjectResponse,

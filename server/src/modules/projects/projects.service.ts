@@ -1,6 +1,7 @@
-import type { Db } from '../../db/database.js';
-import { type ChangeBus, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
+import type { Db, Tx } from '../../db/database.js';
+import { type ChangeBus, type Changed, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { fromConstraint } from '../../db/dialect/constraints.js';
+import type { Outbox } from '../../outbox/index.js';
 import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
@@ -9,9 +10,8 @@ import type { UserActor } from '../../shared/principals.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { randomToken } from '../../shared/secrets.js';
 import { isoNow } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import * as users from '../users/users.repository.js';
-import type { Role } from '../users/users.table.js';
+import type { Role } from '../users/index.js';
+import * as users from '../users/index.js';
 import { previewUrlProblem } from './preview-url.js';
 import * as repo from './projects.repository.js';
 import type { DefinitionSyncMode, DeployHookRow, ProjectRow } from './projects.table.js';
@@ -149,9 +149,16 @@ function checkPreviewUrl(template: string | null | undefined): void {
 /** `changes` tells every instance's caches (publishable key, domains, snapshot) that a project changed. */
 export function createProjectsService(
   db: Db,
+  outbox: Outbox,
   changes: ChangeBus,
-  options: { allowPrivate: boolean; secrets: SecretBox },
+  options: {
+    allowPrivate: boolean;
+    secrets: SecretBox;
+    /** Ends the project's preview tokens in the rotation's transaction (the preview module's). */
+    endPreviewTokens: (trx: Tx, changed: Changed, projectId: string) => Promise<number>;
+  },
 ) {
+  const { recordActivity } = outbox;
   async function get(projectId: string): Promise<Project> {
     const row = await repo.findProject(db, projectId);
     if (!row) throw notFound('Project');
@@ -251,11 +258,13 @@ export function createProjectsService(
       return get(projectId);
     },
 
-    /** A new publishable key; the old one stops working with the next request. */
+    /** A new publishable key; the old one and every preview token stop working with the next request. */
     async rotateKey(projectId: string, actor: UserActor): Promise<Project> {
       await transactionWithChanges(db, changes, async (trx, changed) => {
         await repo.updateProject(trx, projectId, { apiKey: newApiKey(), updatedAt: isoNow() });
         await changed(TOPICS.project, projectId);
+        // A preview token is valid only beside the key (contract §16): the old key's tokens end too.
+        await options.endPreviewTokens(trx, changed, projectId);
         await recordActivity(trx, projectId, actor, {
           action: 'project.key_rotated',
           target: { type: 'project', id: projectId },

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { PublishProblem, Strict, Timestamp } from '../../http/schemas.js';
-import { PageId } from '../definitions/definitions.schemas.js';
+import { PageId } from '../definitions/index.js';
 
 const Action = Type.Union([Type.Literal('publish'), Type.Literal('unpublish')], {
   description: '`publish` the working copy as it is at that moment, or `unpublish` (an entry only).',

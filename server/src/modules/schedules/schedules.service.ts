@@ -1,10 +1,9 @@
 import type { Db, DbOrTx } from '../../db/database.js';
+import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { AppError, notFound, type PublishProblem } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { UserActor } from '../../shared/principals.js';
 import { isoAt } from '../../shared/time.js';
-import { actorLabel } from '../activity/activity.describe.js';
-import { recordActivity } from '../activity/activity.repository.js';
 import * as repo from './schedules.repository.js';
 import {
   checkScheduleInput,
@@ -59,7 +58,8 @@ const ALREADY: Record<Exclude<ScheduleStatus, 'pending'>, string> = {
  * Scheduled publishing (contract §9): creating, listing and canceling schedules. Running them is
  * the worker's (schedules.jobs.ts). Each write is one transaction with its activity record.
  */
-export function createSchedulesService(db: Db, targets: ScheduleTargets) {
+export function createSchedulesService(db: Db, outbox: Outbox, targets: ScheduleTargets) {
+  const { recordActivity } = outbox;
   /** The target's page and its words for summaries; 404 when the entry or page is not in the project. */
   async function find(
     trx: DbOrTx,

@@ -1,12 +1,13 @@
-import type { Db, DbOrTx } from '../../db/database.js';
+import type { Db, DbOrTx, Tx } from '../../db/database.js';
+import { type ChangeBus, type Changed, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { fromConstraint } from '../../db/dialect/constraints.js';
 import { lockRow } from '../../db/dialect/index.js';
-import { conflict, notFound } from '../../shared/errors.js';
+import type { Outbox } from '../../outbox/index.js';
+import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail } from '../../shared/passwords.js';
 import type { UserActor } from '../../shared/principals.js';
-import { isoNow } from '../../shared/time.js';
-import { recordActivity } from '../activity/activity.repository.js';
+import { isoAt, isoNow } from '../../shared/time.js';
 import * as repo from './users.repository.js';
 import type { Role } from './users.table.js';
 
@@ -16,8 +17,28 @@ export interface CreateUserInput {
   email: string;
   name?: string;
   role: Role;
-  password: string;
+  /** Omitted: a new account is created without one and the answer carries a set-password link. */
+  password?: string;
 }
+
+/** A set-password link, shown once (contract §15). */
+export interface SetPasswordLink {
+  setPasswordToken: string;
+  setPasswordExpiresAt: string;
+}
+
+/**
+ * What users needs of the auth module, which owns set-password tokens (handed over in app.ts; auth
+ * reads accounts through this module, so this one must not import auth back).
+ */
+export interface SetPasswordLinks {
+  /** Issues a link for the account in the caller's transaction; a newer link voids the older one. */
+  issue(trx: Tx, accountId: string, issuerId: string, nowMs: number): Promise<SetPasswordLink>;
+}
+
+/** The issuer's right over an account (contract §15), checked here at issue and by auth at use. */
+export const NOT_EVERY_PROJECT =
+  'Only an admin of every project the account belongs to can issue it a set-password link.';
 
 /**
  * Whether the account may publish in the project right now: it is a member with the editor or the
@@ -29,7 +50,27 @@ export async function mayPublish(db: DbOrTx, accountId: string, projectId: strin
   return role === 'editor' || role === 'admin';
 }
 
-export function createUsersService(db: Db) {
+/** The activity record of an issued link: who issued it, for whom; never the token (contract §17). */
+const linkIssued = (actor: UserActor, accountId: string, email: string) => ({
+  action: 'user.password_reset_issued' as const,
+  target: { type: 'user' as const, id: accountId },
+  summary: `${actor.email} issued a set-password link for ${email}.`,
+});
+
+/**
+ * `endPreviewTokens` (the preview module's) ends the preview tokens a member created in a project,
+ * inside the transaction that removes them or changes their role (contract §16, §17: a token ends
+ * when its creator's role changes, not only on a demotion); `changes` carries that to every instance.
+ */
+export function createUsersService(
+  db: Db,
+  outbox: Outbox,
+  changes: ChangeBus,
+  deps: SetPasswordLinks & {
+    endPreviewTokens: (trx: Tx, changed: Changed, accountId: string, projectId: string) => Promise<number>;
+  },
+) {
+  const { recordActivity } = outbox;
   /** The last admin of a project cannot be demoted or removed: someone must be able to manage it. */
   async function assertNotLastAdmin(trx: Db, projectId: string, member: User): Promise<void> {
     if (member.role === 'admin' && (await repo.countAdmins(trx, projectId)) <= 1) {
@@ -42,22 +83,33 @@ export function createUsersService(db: Db) {
     roleOf: (accountId: string, projectId: string) => repo.findRole(db, accountId, projectId),
     projectIdsOf: (accountId: string) => repo.projectIdsOfAccount(db, accountId),
 
-    async create(projectId: string, input: CreateUserInput, actor: UserActor): Promise<User> {
+    /**
+     * Adds the email to the project, creating its account if there is none. A new account without
+     * `password` cannot sign in until it uses the set-password link in the answer (shown once); an
+     * existing account keeps its password and never gets a link here (contract §17).
+     */
+    async create(
+      projectId: string,
+      input: CreateUserInput,
+      actor: UserActor,
+    ): Promise<User & Partial<SetPasswordLink>> {
       const email = normalizeEmail(input.email);
       const existing = await repo.findAccountByEmail(db, email);
       // Hash outside the transaction: it is the slow part and needs no lock.
-      const passwordHash = existing ? null : await hashPassword(input.password);
+      const passwordHash = existing || input.password === undefined ? '' : await hashPassword(input.password);
       try {
         return await db.transaction().execute(async (trx) => {
-          const now = isoNow();
+          const nowMs = Date.now();
+          const now = isoAt(nowMs);
           let accountId = existing?.id;
+          let link: SetPasswordLink | undefined;
           if (!accountId) {
             accountId = newId('usr');
             await repo.insertAccount(trx, {
               id: accountId,
               email,
               name: input.name ?? '',
-              passwordHash: passwordHash!,
+              passwordHash,
               now,
             });
           }
@@ -69,12 +121,40 @@ export function createUsersService(db: Db) {
             target: { type: 'user', id: accountId },
             summary: `${actor.email} added ${email} as ${input.role}.`,
           });
-          return (await repo.findMember(trx, projectId, accountId))!;
+          if (!existing && passwordHash === '') {
+            // The new account's only project is this one, which the actor administers: the issuer's
+            // right holds without a query. Issued at the membership's own time, so it is not void.
+            link = await deps.issue(trx, accountId, actor.id, nowMs);
+            await recordActivity(trx, projectId, actor, linkIssued(actor, accountId, email));
+          }
+          return { ...(await repo.findMember(trx, projectId, accountId))!, ...link };
         });
       } catch (err) {
         // Two concurrent invitations of the same new email: the loser sees the unique index.
         throw fromConstraint(err, { unique: `${email} is already a member of this project.` });
       }
+    },
+
+    /**
+     * A set-password link for a member of the project (contract §15): only an admin of every project
+     * the account belongs to may issue one (else 403); it ends none of the account's sessions (using
+     * it does), and voids the account's older link.
+     */
+    passwordReset(projectId: string, userId: string, actor: UserActor): Promise<SetPasswordLink> {
+      return db.transaction().execute(async (trx) => {
+        const member = await repo.findMember(trx, projectId, userId);
+        if (!member) throw notFound('User');
+        if (!(await repo.administersEveryProjectOf(trx, actor.id, userId)))
+          throw forbidden(NOT_EVERY_PROJECT);
+        const link = await deps.issue(trx, userId, actor.id, Date.now());
+        await recordActivity(
+          trx,
+          await repo.projectIdsOfAccount(trx, userId),
+          actor,
+          linkIssued(actor, userId, member.email),
+        );
+        return link;
+      });
     },
 
     update(
@@ -83,25 +163,26 @@ export function createUsersService(db: Db) {
       patch: { name?: string; role?: Role },
       actor: UserActor,
     ): Promise<User> {
-      return db.transaction().execute(async (trx) => {
+      return transactionWithChanges(db, changes, async (trx, changed) => {
         await lockRow(trx, 'projects', projectId);
         const member = await repo.findMember(trx, projectId, userId);
         if (!member) throw notFound('User');
-        const changes: string[] = [];
+        const what: string[] = [];
         if (patch.role && patch.role !== member.role) {
           if (patch.role !== 'admin') await assertNotLastAdmin(trx, projectId, member);
           await repo.setRole(trx, projectId, userId, patch.role);
-          changes.push(`role from ${member.role} to ${patch.role}`);
+          await deps.endPreviewTokens(trx, changed, userId, projectId);
+          what.push(`role from ${member.role} to ${patch.role}`);
         }
         if (patch.name !== undefined && patch.name !== member.name) {
           await repo.updateAccountName(trx, userId, patch.name, isoNow());
-          changes.push('name');
+          what.push('name');
         }
-        if (changes.length > 0) {
+        if (what.length > 0) {
           await recordActivity(trx, projectId, actor, {
             action: 'user.updated',
             target: { type: 'user', id: userId },
-            summary: `${actor.email} changed ${member.email}'s ${changes.join(' and ')}.`,
+            summary: `${actor.email} changed ${member.email}'s ${what.join(' and ')}.`,
           });
         }
         return (await repo.findMember(trx, projectId, userId))!;
@@ -109,12 +190,13 @@ export function createUsersService(db: Db) {
     },
 
     remove(projectId: string, userId: string, actor: UserActor): Promise<void> {
-      return db.transaction().execute(async (trx) => {
+      return transactionWithChanges(db, changes, async (trx, changed) => {
         await lockRow(trx, 'projects', projectId);
         const member = await repo.findMember(trx, projectId, userId);
         if (!member) throw notFound('User');
         await assertNotLastAdmin(trx, projectId, member);
         await repo.deleteMembership(trx, projectId, userId);
+        await deps.endPreviewTokens(trx, changed, userId, projectId);
         await recordActivity(trx, projectId, actor, {
           action: 'user.removed',
           target: { type: 'user', id: userId },

@@ -5,6 +5,7 @@ export interface AccountsTable {
   id: string;
   email: string;
   name: string;
+  /** argon2id; '' for an account created without a password (it cannot sign in until it sets one). */
   passwordHash: string;
   createdAt: string;
   updatedAt: string;

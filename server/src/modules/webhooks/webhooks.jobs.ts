@@ -2,12 +2,12 @@ import type { Insertable } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import { type AttemptResult, failedAttempt, freshAttempt, isGone } from '../../jobs/attempts.js';
 import type { AttemptJob } from '../../jobs/types.js';
+import type { EventConsumer } from '../../outbox/index.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { newId } from '../../shared/ids.js';
 import { type SecretBox, SecretBoxError } from '../../shared/secret-box.js';
 import { isoAt } from '../../shared/time.js';
 import { signatureHeaders } from '../../shared/webhook-signing.js';
-import type { EventConsumer } from '../events/events.jobs.js';
 import * as repo from './webhooks.repository.js';
 import type { DeliveryRow, WebhookDeliveriesTable, WebhookRow } from './webhooks.table.js';
 

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { Strict, Timestamp } from '../../http/schemas.js';
 import { attemptOutcomeProperties } from '../../jobs/attempts.schemas.js';
-import { EVENT_TYPES } from '../events/event-types.js';
+import { EVENT_TYPES } from '../../outbox/index.js';
 
 const webhookExample = {
   id: 'whk_01JD3ZK4Q7M2X8V5B6N9C0R1T2',

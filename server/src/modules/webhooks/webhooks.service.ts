@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { attemptOutcome } from '../../jobs/attempts.js';
 import { recordOutcome } from '../../jobs/queue.js';
+import { EVENT_TYPES, type Outbox } from '../../outbox/index.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import type { HookClient } from '../../shared/hook-http.js';
@@ -10,8 +11,6 @@ import type { UserActor } from '../../shared/principals.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { isoAt, isoNow } from '../../shared/time.js';
 import { newWebhookSecret } from '../../shared/webhook-signing.js';
-import { recordActivity } from '../activity/activity.repository.js';
-import { EVENT_TYPES } from '../events/event-types.js';
 import { afterDelivery, newDelivery, sendDelivery } from './webhooks.jobs.js';
 import * as repo from './webhooks.repository.js';
 import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
@@ -67,7 +66,8 @@ function describe(row: { url: string }): string {
   }
 }
 
-export function createWebhooksService(db: Db, deps: WebhooksDeps) {
+export function createWebhooksService(db: Db, outbox: Outbox, deps: WebhooksDeps) {
+  const { recordActivity } = outbox;
   async function checkUrl(url: string): Promise<void> {
     const problem = await hookUrlProblem(url, deps.allowPrivateTargets);
     if (problem) {

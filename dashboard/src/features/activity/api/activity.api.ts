@@ -1,7 +1,7 @@
 import type { Schemas } from '@folio/client';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { inProject, type Paged, unwrapPage } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 
 export type ActivityRecord = Schemas['ActivityRecord'];
 export type Action = ActivityRecord['action'];

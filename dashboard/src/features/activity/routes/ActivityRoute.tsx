@@ -5,7 +5,7 @@ import { useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { AdminOnly } from '../../../components/AdminOnly';
 import { formatTime } from '../../../lib/format';
-import { useMembers } from '../../users/api/users.api';
+import { useMembers } from '../../users';
 import { ACTIONS, type Action, actorName, useActivity } from '../api/activity.api';
 
 /** The activity log (admins): who changed what, newest first, filtered by action, target and actor. */

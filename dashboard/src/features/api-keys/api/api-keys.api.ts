@@ -1,7 +1,7 @@
 import type { Schemas } from '@folio/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 
 export type ApiKey = Schemas['ApiKey'];
 

@@ -7,7 +7,7 @@ import { AdminOnly } from '../../../components/AdminOnly';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { alertOf } from '../../../lib/api';
 import { formatMaybe, formatTime } from '../../../lib/format';
-import { useProjects } from '../../projects/api/projects.api';
+import { useProjects } from '../../projects';
 import { type ApiKey, useApiKeys, useApiKeyWrites } from '../api/api-keys.api';
 import { CreateKeyForm } from '../components/CreateKeyForm';
 

@@ -1,5 +1,6 @@
 import type { FolioClient } from '@folio/client';
 import { storage } from '../../../lib/storage';
+import { type SharedSession, tellTabs } from './tab-share';
 
 /**
  * Session renewal. A session lasts CMS_SESSION_TTL_SECONDS (7 days by default) from login and does not
@@ -11,6 +12,10 @@ import { storage } from '../../../lib/storage';
  */
 
 export const TOKEN = 'session';
+/** The account the session belongs to. */
+export const ACCOUNT = 'account';
+/** When the session expires (ISO), as the server said: handed to a new tab with the token. */
+const EXPIRES_AT = 'session.expiresAt';
 /** When (epoch ms, this browser's clock) the session is due for renewal. */
 const RENEW_AT = 'session.renewAt';
 /** After a failed renewal (network, 5xx), wait this long before the next try. */
@@ -22,7 +27,16 @@ export function rememberSession(token: string, expiresAt: string) {
   // The lifetime as this browser's clock sees it, so a skewed clock still renews halfway.
   const lifetime = Math.max(0, Date.parse(expiresAt) - now);
   storage.set(TOKEN, token);
+  storage.set(EXPIRES_AT, expiresAt);
   storage.set(RENEW_AT, String(now + lifetime / 2));
+}
+
+/** The session this tab holds, as another tab of the browser may take it (./tab-share.ts). */
+export function sessionHeld(): SharedSession | undefined {
+  const token = storage.get(TOKEN);
+  const account = storage.get(ACCOUNT);
+  const expiresAt = storage.get(EXPIRES_AT);
+  return token && account && expiresAt ? { token, account, expiresAt } : undefined;
 }
 
 const due = () => Date.now() >= Number(storage.get(RENEW_AT) ?? 0);
@@ -35,10 +49,14 @@ const due = () => Date.now() >= Number(storage.get(RENEW_AT) ?? 0);
 export function renewWhileActive(api: FolioClient, track: (renewal: Promise<void> | null) => void) {
   let renewing = false;
   const renew = async () => {
+    const from = storage.get(TOKEN);
     const result = await api.POST('/v1/auth/refresh');
     if (result.ok && !result.notModified) {
       rememberSession(result.data.token, result.data.expiresAt);
       api.updateCredentials({ session: result.data.token });
+      // The old token ended at once: the tabs that share it take the new one.
+      const session = sessionHeld();
+      if (from && session) tellTabs({ type: 'renewed', from, session });
     } else if (!result.ok && result.status !== 401) {
       storage.set(RENEW_AT, String(Date.now() + RETRY_MS));
     }

@@ -1,7 +1,7 @@
 import type { FolioClient, Schemas } from '@folio/client';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, inProject, unwrap } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 
 export type Entry = Schemas['Entry'];
 export type Definition = Schemas['Definition'];

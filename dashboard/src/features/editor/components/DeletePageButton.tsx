@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { alertOf } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
-import { pageKeys } from '../../pages/api/pages.api';
+import { useApi } from '../../auth';
+import { pageKeys } from '../../pages';
 import { entryKeys, entryWrites, type Site } from '../api/entries.api';
 import { drafts } from '../lib/drafts';
 

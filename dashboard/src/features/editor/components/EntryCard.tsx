@@ -16,10 +16,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
-import { pageKeys, pagePath } from '../../pages/api/pages.api';
-import { usePreviewBridge } from '../../preview/components/PreviewContext';
-import { ScheduleButton } from '../../schedules/components/ScheduleButton';
+import { detailsAt } from '../../../lib/details';
+import { useApi } from '../../auth';
+import { pageKeys, pagePath } from '../../pages';
+import { usePreviewBridge } from '../../preview';
+import { ScheduleButton } from '../../schedules';
 import {
   type ChangedBy,
   currentVersionOf,
@@ -86,6 +87,8 @@ export const EntryCard = memo(function EntryCard({
   const [restored] = useState(() => draft !== null);
   const [busy, setBusy] = useState<Action | 'delete' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The API's refusal of single fields (its `details`), shown at each field until it is changed. */
+  const [refused, setRefused] = useState<Record<string, string>>({});
   const [conflict, setConflict] = useState<(ChangedBy & { action: Action }) | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // Bumped when the server's copy replaces what the controls show (the rich text editor keeps its own state).
@@ -165,6 +168,7 @@ export const EntryCard = memo(function EntryCard({
 
   const run = async (action: Action, overVersion?: number) => {
     setError(null);
+    setRefused({});
     const fields: Record<string, unknown> = {};
     if (action !== 'unpublish') {
       if (problems.length > 0) {
@@ -207,7 +211,10 @@ export const EntryCard = memo(function EntryCard({
         setConflict({ action, ...by, currentVersion: currentVersionOf(err) });
       } else if (!(err instanceof ApiError && err.status === 401)) {
         // A 401 brings the sign-in back (the session provider); the draft stays in storage.
-        setError(messageOf(err));
+        const atFields = detailsAt(err, 'body.fields.');
+        const keys = Object.keys(atFields);
+        setRefused(atFields);
+        setError(keys.length > 0 ? `Folio refused ${keys.join(', ')}: see below.` : messageOf(err));
       }
     } finally {
       setBusy(null);
@@ -322,8 +329,11 @@ export const EntryCard = memo(function EntryCard({
                 type={f.type}
                 projectId={projectId}
                 value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
-                error={problem && !problem.ok ? problem.error : null}
-                onChange={(v) => change(f.key, f.type, v)}
+                error={problem && !problem.ok ? problem.error : (refused[f.key] ?? null)}
+                onChange={(v) => {
+                  if (refused[f.key]) setRefused(({ [f.key]: _, ...rest }) => rest);
+                  change(f.key, f.type, v);
+                }}
               />
             );
           })}

@@ -46,6 +46,9 @@ export function FieldControl({ fieldKey, type, value, error, projectId, onChange
           value={String(value)}
           onChange={onChange}
           rows={jsonRows(String(value), 3, 16)}
+          // Mantine checks JSON again on blur and, without this, replaced our message with none: the
+          // field lost its line of text and the button under the pointer moved away before the click.
+          validationError="Not valid JSON"
           spellCheck={false}
           ff="monospace"
         />

@@ -3,7 +3,7 @@ import { Alert, Image, Modal, Stack, Text, UnstyledButton } from '@mantine/core'
 import { Dropzone, IMAGE_MIME_TYPE } from '@mantine/dropzone';
 import { QueryState } from '../../../app/QueryState';
 import { messageOf } from '../../../lib/api';
-import { useMediaList, useUploadMedia } from '../../media/api/media.api';
+import { useMediaList, useUploadMedia } from '../../media';
 
 /** Pick an image of the project's library, or upload one (it is picked at once). */
 export default function MediaPicker({

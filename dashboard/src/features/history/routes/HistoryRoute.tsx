@@ -4,28 +4,41 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ApiError, messageOf } from '../../../lib/api';
-import { formatTime } from '../../../lib/format';
-import { useApi } from '../../auth/api/session';
+import { formatTimeExact } from '../../../lib/format';
+import { useApi } from '../../auth';
 import {
   type ChangedBy,
+  ConflictAlert,
   currentVersionOf,
   entryKeys,
   entryWrites,
+  type FieldType,
   isConflict,
+  isFieldType,
+  sameValue,
+  useDefinitions,
   useHistory,
   usePageEntries,
   whoChanged,
-} from '../../editor/api/entries.api';
-import { ConflictAlert } from '../../editor/components/ConflictAlert';
-import { pageKeys, pagePath } from '../../pages/api/pages.api';
-import { useProject } from '../../projects/api/projects.api';
+} from '../../editor';
+import { pageKeys, pagePath } from '../../pages';
+import { useProject } from '../../projects';
 import { FieldDiff } from '../components/FieldDiff';
 
+const ACTIONS = {
+  publish: { label: 'Published', color: 'green' },
+  unpublish: { label: 'Unpublished', color: 'gray' },
+  saved: { label: 'Draft kept by a restore', color: 'blue' },
+} as const;
+
 /**
- * An entry's versions (every publish and unpublish, newest first) with who and when, each compared
- * field by field with the working copy; "Restore" makes a version the working copy (a draft: nothing
- * goes live until it is published).
+ * An entry's versions (every publish and unpublish, and each draft a restore replaced, newest first)
+ * with who and when (to the second), each compared field by field with the working copy; "Restore"
+ * asks first, then makes a version the working copy (a draft: nothing goes live until it is
+ * published). The working copy it replaces is never lost: the server keeps it in history ("saved",
+ * contract §15) when no record holds it, and Undo restores that record.
  */
 export function HistoryRoute() {
   const params = useParams();
@@ -42,18 +55,28 @@ export function HistoryRoute() {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<(ChangedBy & { historyId: string }) | null>(null);
+  const [asking, setAsking] = useState<{ id: string; at: string } | null>(null);
+  /** The working copy before the last restore: what Undo brings back. */
+  const [undo, setUndo] = useState<{ fields: Record<string, unknown>; at: string } | null>(null);
+  const definitions = useDefinitions(projectId, pageId);
+  const definition = definitions.data?.find((d) => d.instanceKey === entry?.instanceKey);
+  const types: Record<string, FieldType> = {};
+  for (const field of definition?.fields ?? []) if (isFieldType(field.type)) types[field.key] = field.type;
 
-  const restore = async (historyId: string, version: number) => {
-    if (!site) return;
+  const restore = async (historyId: string, version: number, then?: { undoable: boolean }) => {
+    if (!site || !entry) return;
     setBusy(historyId);
     setError(null);
+    const before = entry.fields;
     try {
       const saved = await entryWrites(api, site).restore(entryId, historyId, version);
       queryClient.setQueryData(entryKeys.entries(projectId, pageId), (list: (typeof saved)[] | undefined) =>
         list?.map((e) => (e.id === saved.id ? saved : e)),
       );
       void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
+      void queryClient.invalidateQueries({ queryKey: entryKeys.history(projectId, entryId) });
       setConflict(null);
+      setUndo(then?.undoable === false ? null : { fields: before, at: new Date().toISOString() });
       notifications.show({ message: 'Restored into the working copy. Publish it to make it live.' });
     } catch (err) {
       if (isConflict(err)) {
@@ -64,6 +87,10 @@ export function HistoryRoute() {
       setBusy(null);
     }
   };
+
+  // Undo restores the record that holds the replaced working copy: the "saved" row the server wrote, or
+  // the version it already equalled.
+  const undoTarget = undo ? history.data?.find((item) => sameValue(item.fields, undo.fields)) : undefined;
 
   return (
     <Stack>
@@ -80,6 +107,29 @@ export function HistoryRoute() {
       {error && (
         <Alert color="red" role="alert" title="Not restored">
           {error}
+        </Alert>
+      )}
+      {undo && entry && (
+        <Alert color="blue" title="Restored into the working copy" role="status">
+          <Group justify="space-between">
+            <Text size="sm">
+              The working copy it replaced is kept in this history; Undo brings it back. Publish to make the
+              restored version live.
+            </Text>
+            <Group gap="xs">
+              <Button
+                size="xs"
+                disabled={!undoTarget || busy !== null}
+                loading={busy !== null && busy === undoTarget?.id}
+                onClick={() => undoTarget && void restore(undoTarget.id, entry.version, { undoable: false })}
+              >
+                Undo
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setUndo(null)}>
+                Dismiss
+              </Button>
+            </Group>
+          </Group>
         </Alert>
       )}
       {conflict && entry && (
@@ -111,16 +161,16 @@ export function HistoryRoute() {
             p="md"
             radius="md"
             component="section"
-            aria-label={`Version of ${formatTime(item.at)}`}
+            aria-label={`Version of ${formatTimeExact(item.at)}`}
           >
             <Stack gap="sm">
               <Group justify="space-between">
                 <Group gap="xs">
-                  <Badge color={item.action === 'publish' ? 'green' : 'gray'} variant="light" c="dark">
-                    {item.action === 'publish' ? 'Published' : 'Unpublished'}
+                  <Badge color={ACTIONS[item.action].color} variant="light" c="dark">
+                    {ACTIONS[item.action].label}
                   </Badge>
                   <Text size="sm">
-                    by <strong>{item.actor.email}</strong> on {formatTime(item.at)}
+                    by <strong>{item.actor.email}</strong> on {formatTimeExact(item.at)}
                   </Text>
                 </Group>
                 <Button
@@ -128,16 +178,34 @@ export function HistoryRoute() {
                   variant="default"
                   loading={busy === item.id}
                   disabled={busy !== null}
-                  onClick={() => void restore(item.id, entry.version)}
+                  onClick={() => setAsking({ id: item.id, at: item.at })}
                 >
                   Restore
                 </Button>
               </Group>
-              <FieldDiff version={item.fields} working={entry.fields} />
+              <FieldDiff version={item.fields} working={entry.fields} types={types} />
             </Stack>
           </Paper>
         ))
       )}
+      <ConfirmDialog
+        opened={asking !== null}
+        title="Restore this version?"
+        confirmLabel="Restore"
+        danger={false}
+        busy={busy !== null}
+        onClose={() => setAsking(null)}
+        onConfirm={() => {
+          if (!asking || !entry) return;
+          const id = asking.id;
+          setAsking(null);
+          void restore(id, entry.version);
+        }}
+      >
+        The version of {asking ? formatTimeExact(asking.at) : ''} replaces the working copy (as a draft:
+        nothing goes live until it is published). The working copy it replaces stays in this history, so you
+        can undo or restore it later.
+      </ConfirmDialog>
     </Stack>
   );
 }

@@ -2,8 +2,9 @@ import type { Schemas } from '@folio/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, inProject, messageOf } from '../../../lib/api';
+import { humanBytes } from '../../../lib/format';
 import { postWithProgress } from '../../../lib/upload';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 import { mediaKeys } from './media.api';
 
 export interface Upload {
@@ -13,8 +14,21 @@ export interface Upload {
   progress: number;
   status: 'queued' | 'uploading' | 'done' | 'failed';
   error?: string;
+  /** The failure cannot succeed by sending the same file again (too large, not an image): no Retry. */
+  permanent?: boolean;
   media?: Schemas['Media'];
 }
+
+/**
+ * Whether sending the same file again could succeed: a network failure, a server error, a rate limit
+ * or an ended session may pass next time; the API's other 4xx (413 too large, 415 not an image, 400 a
+ * broken image) judge the file itself and will answer the same.
+ */
+const isPermanent = (error: unknown) =>
+  error instanceof ApiError &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  ![401, 408, 429].includes(error.status);
 
 /** Files sent side by side: enough to keep the line busy, few enough that each bar moves. */
 const CONCURRENCY = 3;
@@ -64,7 +78,11 @@ export function useUploadQueue(projectId: string) {
         if (controller.signal.aborted) return;
         // An ended session: one call through the client brings the sign-in back (session.tsx).
         if (error instanceof ApiError && error.status === 401) void api.GET('/v1/auth/me');
-        update(upload.key, { status: 'failed', error: messageOf(error) });
+        update(upload.key, {
+          status: 'failed',
+          error: humanBytes(messageOf(error)),
+          permanent: isPermanent(error),
+        });
       } finally {
         aborts.current.delete(controller);
       }
@@ -116,6 +134,7 @@ export function useUploadQueue(projectId: string) {
         progress: 0,
         status: 'failed',
         error: reason,
+        permanent: true,
       }),
     );
     setUploads((list) => [...refused, ...list]);

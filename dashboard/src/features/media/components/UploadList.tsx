@@ -11,7 +11,7 @@ const statusText = (u: Upload) =>
         ? 'Uploaded'
         : 'Failed';
 
-/** One row per file sent in this visit: a progress bar each, the error of a failed one, Retry. */
+/** One row per file sent in this visit: a progress bar each, the error of a failed one, Retry where it may help. */
 export function UploadList({
   uploads,
   onRetry,
@@ -58,9 +58,11 @@ export function UploadList({
               <Alert color="red" role="alert" p="xs" title={`${u.file.name} was not uploaded`}>
                 <Group justify="space-between" wrap="nowrap">
                   <Text size="sm">{u.error}</Text>
-                  <Button size="xs" variant="white" onClick={() => onRetry(u)}>
-                    Retry
-                  </Button>
+                  {!u.permanent && (
+                    <Button size="xs" variant="white" onClick={() => onRetry(u)}>
+                      Retry
+                    </Button>
+                  )}
                 </Group>
               </Alert>
             )}

@@ -1,6 +1,6 @@
 import '@mantine/dropzone/styles.css';
 import { Button, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { Dropzone, IMAGE_MIME_TYPE } from '@mantine/dropzone';
+import { Dropzone } from '@mantine/dropzone';
 import { useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
@@ -8,6 +8,13 @@ import { type MediaItem, useMediaPages } from '../api/media.api';
 import { useUploadQueue } from '../api/upload-queue';
 import { MediaDetails } from '../components/MediaDetails';
 import { UploadList } from '../components/UploadList';
+
+/**
+ * The types Folio accepts (it decides from the bytes, media.routes.ts), so the file chooser offers only
+ * these: Mantine's IMAGE_MIME_TYPE also lists SVG, HEIC and AVIF's relatives, which the API refuses
+ * after the editor chose them.
+ */
+export const ACCEPTED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'];
 
 /**
  * The media library: drop (or choose) many images at once, each with its progress; thumbnails of the
@@ -26,12 +33,15 @@ export function MediaRoute() {
       <Title order={1}>Media</Title>
       <Dropzone
         openRef={openFiles}
-        accept={IMAGE_MIME_TYPE}
+        accept={ACCEPTED_IMAGE_TYPES}
         multiple
         activateOnClick={false}
         activateOnKeyboard={false}
         // An <input type=file> rather than showOpenFilePicker: every browser, and the same dialog.
         useFsAccessApi={false}
+        // Mantine's inner layer takes no pointer events by default, so a click on the Upload button
+        // inside it reached nothing (issue 36); drops still bubble to the zone.
+        enablePointerEvents
         inputProps={{ 'aria-label': 'Image files' }}
         onDrop={queue.add}
         onReject={(rejections) =>

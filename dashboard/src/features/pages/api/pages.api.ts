@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { inProject, unwrap } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 
 export const pageKeys = {
   list: (projectId: string) => ['project', projectId, 'pages'] as const,

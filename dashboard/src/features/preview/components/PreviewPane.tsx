@@ -37,7 +37,12 @@ export function PreviewPane({ projectId, pageId, previewUrl, bridge, status }: P
   return (
     <aside className="folio-preview" aria-label="Preview">
       {!target.ok ? (
-        target.reason === 'unset' ? (
+        target.reason === 'shared' ? (
+          <Text size="sm">
+            {pageId} is a shared page: it holds content that other pages show (a menu, a footer), and is not a
+            page of the site itself, so it has no preview. Open a page that shows it to see it there.
+          </Text>
+        ) : target.reason === 'unset' ? (
           <Text size="sm">
             No preview URL is set for this project.{' '}
             <Anchor component={Link} to={`/p/${projectId}/settings`}>

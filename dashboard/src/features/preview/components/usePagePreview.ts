@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 import { createPreviewToken } from '../api/preview-tokens.api';
 import { type BridgeStatus, PreviewBridge } from '../lib/preview-bridge';
 

@@ -32,16 +32,19 @@ export function asSiteMessage(data: unknown): SiteMessage | null {
 
 export type PreviewTarget =
   | { ok: true; url: string; origin: string }
-  | { ok: false; reason: 'unset' | 'invalid' | 'same-origin' | 'moved' };
+  | { ok: false; reason: 'unset' | 'invalid' | 'same-origin' | 'moved' | 'shared' };
 
 /**
  * Where the pane points for a page: the template with the page id put in, and the origin the bridge
  * trusts. The origin is the template's (what comes before `{pageId}`), and the expanded URL must keep
  * it: the server refuses templates whose origin a path-like page id could move, but a page id without
  * a leading "/" still could (`https://example.com{pageId}` with "x"). The dashboard's own origin is
- * refused: a same-origin frame could read the editor's session.
+ * refused: a same-origin frame could read the editor's session. A shared page (`@…`) has none.
  */
 export function previewTarget(template: string | null, pageId: string, ownOrigin: string): PreviewTarget {
+  // A shared page (`@site`, `@footer`: contract §13) holds content other pages show; it is no page of
+  // the site, so no preview URL is built for it.
+  if (pageId.startsWith('@')) return { ok: false, reason: 'shared' };
   if (!template) return { ok: false, reason: 'unset' };
   const at = template.indexOf(PAGE_ID);
   let origin: string;

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '../../../lib/api';
-import { useApi, useSession } from '../../auth/api/session';
+import { useApi, useSession } from '../../auth';
 
 /** Query keys: everything of a project sits under ['project', id], so a switch never mixes data. */
 export const projectKeys = {

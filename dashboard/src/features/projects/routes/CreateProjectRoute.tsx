@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Logo } from '../../../app/Logo';
 import { messageOf } from '../../../lib/api';
-import { useSession } from '../../auth/api/session';
+import { useSession } from '../../auth';
 import { useCreateProject } from '../api/projects.api';
 
 /**

@@ -1,8 +1,8 @@
 import type { Schemas } from '@folio/client';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type Paged, unwrap, unwrapPage } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
-import { projectKeys } from '../../projects/api/projects.api';
+import { useApi } from '../../auth';
+import { projectKeys } from '../../projects';
 
 export type Project = Schemas['Project'];
 export type ProjectChanges = Schemas['UpdateProjectBody'];

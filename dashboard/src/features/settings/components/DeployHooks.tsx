@@ -13,6 +13,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { detailsAt } from '../../../lib/details';
 import { type Project, type ProjectChanges, useProjectWrites } from '../api/settings.api';
 
 type HookType = Project['deployHooks'][number]['type'];
@@ -80,6 +81,13 @@ export function DeployHooks({ project }: { project: Project }) {
     );
   };
 
+  // The API's reason for a refused URL (details at body.deployHooks.<index>.url), at that row's field
+  // while it still holds the address that was sent.
+  const refused = detailsAt(update.error, 'body.deployHooks.');
+  const sent = update.variables?.deployHooks;
+  const urlError = (index: number, url: string) =>
+    refused[String(index)] && sent?.[index]?.url === url.trim() ? refused[String(index)] : null;
+
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="hooks-title">
       <Stack>
@@ -127,6 +135,7 @@ export function DeployHooks({ project }: { project: Project }) {
                 }
                 required
                 value={r.url}
+                error={urlError(index, r.url)}
                 onChange={(e) => change(r.key, { url: e.currentTarget.value })}
               />
               {r.hasSecret && r.secret.mode !== 'new' ? (

@@ -2,7 +2,7 @@ import { Stack, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { AdminOnly } from '../../../components/AdminOnly';
-import { useProject } from '../../projects/api/projects.api';
+import { useProject } from '../../projects';
 import { DeployHooks } from '../components/DeployHooks';
 import { DeploysTable } from '../components/DeploysTable';
 import { GeneralSettings } from '../components/GeneralSettings';

@@ -1,8 +1,8 @@
 import type { Schemas } from '@folio/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { inProject, unwrap } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
-import { projectKeys } from '../../projects/api/projects.api';
+import { useApi } from '../../auth';
+import { projectKeys } from '../../projects';
 
 export type Member = Schemas['User'];
 export type Role = Member['role'];
@@ -37,6 +37,11 @@ export function useMemberWrites(projectId: string) {
       mutationFn: async ({ id, role }: { id: string; role: Role }) =>
         unwrap(await api.PATCH('/v1/users/{id}', { params: { path: { id } }, headers, body: { role } })),
       onSettled: refresh,
+    }),
+    /** A set-password link for an existing account (contract §15): shown once, handed over by the admin. */
+    resetPassword: useMutation({
+      mutationFn: async (id: string) =>
+        unwrap(await api.POST('/v1/users/{id}/password-reset', { params: { path: { id } }, headers })),
     }),
     remove: useMutation({
       mutationFn: async (id: string) =>

@@ -1,21 +1,27 @@
-import { Button, Group, Paper, PasswordInput, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { ShownOnce } from '../../../components/ShownOnce';
+import { formatTime } from '../../../lib/format';
+import { setPasswordLink } from '../../auth';
 import type { Role } from '../api/users.api';
 import { useMemberWrites } from '../api/users.api';
 
 /**
- * Invite: an email, a role and a first password, which the admin passes on (Folio sends no email).
- * An email that already has a Folio account is added with its own password, which is left alone.
+ * Invite: an email and a role. A new account gets a set-password link (contract §15) that the admin
+ * hands over (Folio sends no email), shown once; the invitee chooses their own password with it, so no
+ * admin ever types or learns it. An email that already has a Folio account is added with its own
+ * password, which is left alone.
  */
 export function InviteForm({ projectId }: { projectId: string }) {
   const { invite } = useMemberWrites(projectId);
+  const [link, setLink] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
   const form = useForm({
-    initialValues: { email: '', name: '', role: 'editor' as Role, password: '' },
+    initialValues: { email: '', name: '', role: 'editor' as Role },
     validate: {
       email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter an email address'),
-      password: (v) => (v.length >= 8 && v.length <= 256 ? null : 'At least 8 characters'),
     },
   });
   const submit = form.onSubmit((values) =>
@@ -23,14 +29,24 @@ export function InviteForm({ projectId }: { projectId: string }) {
       {
         email: values.email.trim(),
         role: values.role,
-        password: values.password,
         ...(values.name.trim() ? { name: values.name.trim() } : {}),
       },
       {
         onSuccess: (user) => {
           notifications.show({
-            message: `${user.email} is now ${user.role === 'admin' ? 'an admin' : 'an editor'}`,
+            message: `${user.email} is now ${user.role === 'admin' ? 'an admin' : 'an editor'}${
+              user.setPasswordToken ? '' : ': they sign in with the password of their existing account'
+            }`,
           });
+          setLink(
+            user.setPasswordToken && user.setPasswordExpiresAt
+              ? {
+                  email: user.email,
+                  url: setPasswordLink(user.setPasswordToken),
+                  expiresAt: user.setPasswordExpiresAt,
+                }
+              : null,
+          );
           form.reset();
         },
       },
@@ -60,20 +76,22 @@ export function InviteForm({ projectId }: { projectId: string }) {
               <Radio value="admin" label="Admin: also users, keys, webhooks and settings" />
             </Group>
           </Radio.Group>
-          <PasswordInput
-            label="First password"
-            description="Pass it on yourself: Folio sends no email. An email that already has an account keeps its own password."
-            required
-            autoComplete="new-password"
-            {...form.getInputProps('password')}
-          />
           <Group justify="flex-end">
             <Button type="submit" loading={invite.isPending}>
               Invite
             </Button>
           </Group>
+          {link && (
+            <ShownOnce
+              label={`Set-password link for ${link.email}`}
+              value={link.url}
+              note={`Hand this link to ${link.email} yourself (Folio sends no email): with it they choose their password and are signed in. It works once, until ${formatTime(link.expiresAt)}, and is shown only once.`}
+              onDone={() => setLink(null)}
+            />
+          )}
           <Text size="xs" c="dimmed">
-            Every member signs in at this address with their email and password.
+            A new member gets a link to choose their own password; an email that already has a Folio account
+            keeps its password. Every member signs in at this address.
           </Text>
         </Stack>
       </form>

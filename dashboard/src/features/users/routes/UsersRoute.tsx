@@ -1,14 +1,15 @@
-import { Alert, Badge, Button, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { ShownOnce } from '../../../components/ShownOnce';
 import { alertOf } from '../../../lib/api';
 import { formatTime } from '../../../lib/format';
-import { useUser } from '../../auth/api/session';
-import { useRole } from '../../projects/api/projects.api';
+import { setPasswordLink, useUser } from '../../auth';
+import { useRole } from '../../projects';
 import { type Member, type Role, useMembers, useMemberWrites } from '../api/users.api';
 import { InviteForm } from '../components/InviteForm';
 
@@ -21,8 +22,10 @@ export function UsersRoute() {
   const me = useUser();
   const isAdmin = useRole(projectId) === 'admin';
   const members = useMembers(projectId);
-  const { changeRole, remove } = useMemberWrites(projectId);
+  const { changeRole, remove, resetPassword } = useMemberWrites(projectId);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [resetting, setResetting] = useState<Member | null>(null);
+  const [resetLink, setResetLink] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
 
   const onRole = (member: Member, role: Role) =>
     changeRole.mutate(
@@ -46,6 +49,14 @@ export function UsersRoute() {
       )}
       {isAdmin && <InviteForm projectId={projectId} />}
       <ErrorAlert error={changeRole.error} title="Role not changed" />
+      {resetLink && (
+        <ShownOnce
+          label={`Set-password link for ${resetLink.email}`}
+          value={resetLink.url}
+          note={`Hand this link to ${resetLink.email} yourself (Folio sends no email): with it they choose a new password, which signs them out everywhere. Their current password keeps working until then. It works once, until ${formatTime(resetLink.expiresAt)}, and is shown only once.`}
+          onDone={() => setResetLink(null)}
+        />
+      )}
       {!members.data ? (
         <QueryState query={members} what="the members" />
       ) : (
@@ -56,7 +67,7 @@ export function UsersRoute() {
               <Table.Th>Name</Table.Th>
               <Table.Th>Role</Table.Th>
               <Table.Th>Member since</Table.Th>
-              {isAdmin && <Table.Th>Remove</Table.Th>}
+              {isAdmin && <Table.Th>Actions</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -99,15 +110,27 @@ export function UsersRoute() {
                 <Table.Td>{formatTime(m.createdAt)}</Table.Td>
                 {isAdmin && (
                   <Table.Td>
-                    <Button
-                      size="xs"
-                      color="red"
-                      variant="light"
-                      aria-label={`Remove ${m.email}`}
-                      onClick={() => setRemoving(m)}
-                    >
-                      Remove
-                    </Button>
+                    <Group gap="xs" wrap="nowrap">
+                      {m.id !== me.id && (
+                        <Button
+                          size="xs"
+                          variant="default"
+                          aria-label={`Reset password of ${m.email}`}
+                          onClick={() => setResetting(m)}
+                        >
+                          Reset password
+                        </Button>
+                      )}
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        aria-label={`Remove ${m.email}`}
+                        onClick={() => setRemoving(m)}
+                      >
+                        Remove
+                      </Button>
+                    </Group>
                   </Table.Td>
                 )}
               </Table.Tr>
@@ -115,6 +138,34 @@ export function UsersRoute() {
           </Table.Tbody>
         </Table>
       )}
+      <ConfirmDialog
+        opened={resetting !== null}
+        title={`Reset the password of ${resetting?.email ?? ''}?`}
+        confirmLabel="Make a link"
+        danger={false}
+        busy={resetPassword.isPending}
+        error={alertOf(resetPassword.error)}
+        onClose={() => {
+          setResetting(null);
+          resetPassword.reset();
+        }}
+        onConfirm={() =>
+          resetting &&
+          resetPassword.mutate(resetting.id, {
+            onSuccess: (link) => {
+              setResetLink({
+                email: resetting.email,
+                url: setPasswordLink(link.setPasswordToken),
+                expiresAt: link.setPasswordExpiresAt,
+              });
+              setResetting(null);
+            },
+          })
+        }
+      >
+        Folio makes a link with which they choose a new password; you hand it over. An earlier link stops
+        working. Nothing changes until they use it.
+      </ConfirmDialog>
       <ConfirmDialog
         opened={removing !== null}
         title={`Remove ${removing?.email ?? ''}?`}

@@ -1,7 +1,7 @@
 import type { Schemas } from '@folio/client';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { inProject, type Paged, unwrap, unwrapPage } from '../../../lib/api';
-import { useApi } from '../../auth/api/session';
+import { useApi } from '../../auth';
 
 export type Webhook = Schemas['Webhook'];
 export type Delivery = Schemas['Delivery'];

@@ -1,6 +1,8 @@
 import { Button, Checkbox, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { detailsAt } from '../../../lib/details';
 import type { WebhookBody } from '../api/webhooks.api';
 
 type EventType = WebhookBody['events'][number];
@@ -35,7 +37,10 @@ export function WebhookForm({
       events: (v, values) => (values.all || v.length > 0 ? null : 'Choose at least one event'),
     },
   });
-  const submit = form.onSubmit((values) =>
+  const refusedUrl = detailsAt(error, 'body.').url;
+  const [sentUrl, setSentUrl] = useState<string | null>(null);
+  const submit = form.onSubmit((values) => {
+    setSentUrl(values.url);
     onSubmit({
       url: values.url.trim(),
       // In the catalog's order, whatever order they were ticked in.
@@ -43,8 +48,8 @@ export function WebhookForm({
         ? ['*']
         : catalog.map((e) => e.type).filter((t) => values.events.includes(t))) as EventType[],
       description: values.description.trim(),
-    }),
-  );
+    });
+  });
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
@@ -55,6 +60,8 @@ export function WebhookForm({
           placeholder="https://example.com/hooks/folio"
           required
           {...form.getInputProps('url')}
+          // The API's reason at the field (a local address: why, and how to allow it), until it is edited.
+          error={form.errors.url ?? (form.values.url === sentUrl ? refusedUrl : null)}
         />
         <Stack gap={6}>
           <Checkbox

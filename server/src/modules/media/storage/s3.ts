@@ -15,6 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../../../config.js';
 import { unavailable } from '../../../shared/errors.js';
+import { NET_CODES } from '../../../shared/net-codes.js';
 import { createHeldBytes } from './held-bytes.js';
 import { createStaging } from './staging.js';
 import {
@@ -308,22 +309,12 @@ function metaOf(
   return { contentType, sha256, filename };
 }
 
-/** Socket-level failures on the way to the store (as the SDK passes them on after its retries). */
-const NET_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
-
 /** No answer (connection refused or reset, timed out), or an answer that the store cannot serve now (5xx, SlowDown). */
 function isUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: string; $metadata?: { httpStatusCode?: number } } | null;
   const status = e?.$metadata?.httpStatusCode;
   if (status !== undefined) return status >= 500;
+  // A socket-level code is passed on by the SDK after its own retries.
   return e?.name === 'TimeoutError' || (typeof e?.code === 'string' && NET_CODES.has(e.code));
 }
 

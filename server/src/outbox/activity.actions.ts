@@ -6,6 +6,8 @@ export const ACTIVITY_ACTIONS = [
   'user.added',
   'user.updated',
   'user.removed',
+  'user.password_changed',
+  'user.password_reset_issued',
   'api_key.created',
   'api_key.revoked',
   'webhook.created',
@@ -26,6 +28,7 @@ export const ACTIVITY_ACTIONS = [
   'media.deleted',
   'schedule.created',
   'schedule.canceled',
+  'preview_tokens.revoked',
 ] as const;
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

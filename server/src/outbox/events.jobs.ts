@@ -1,7 +1,7 @@
-import type { Config } from '../../config.js';
-import type { Tx } from '../../db/database.js';
-import type { SweepJob } from '../../jobs/types.js';
-import { isoAt } from '../../shared/time.js';
+import type { Config } from '../config.js';
+import type { Tx } from '../db/database.js';
+import type { SweepJob } from '../jobs/types.js';
+import { isoAt } from '../shared/time.js';
 import { claimPendingEvents } from './events.repository.js';
 
 /** An outbox event as its consumers see it: `data` parsed once for all of them. */

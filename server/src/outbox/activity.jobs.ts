@@ -1,4 +1,4 @@
-import type { SweepJob } from '../../jobs/types.js';
+import type { SweepJob } from '../jobs/types.js';
 import { pruneActivity } from './activity.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,9 +1,9 @@
-import type { DbOrTx, Tx } from '../../db/database.js';
-import { skipLocked } from '../../db/dialect/claim.js';
-import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
-import { byCodeUnits } from '../../shared/canonical.js';
-import { newId } from '../../shared/ids.js';
-import { isoNow } from '../../shared/time.js';
+import type { DbOrTx, Tx } from '../db/database.js';
+import { skipLocked } from '../db/dialect/claim.js';
+import { type SideWrite, sideWrite } from '../db/dialect/together.js';
+import { byCodeUnits } from '../shared/canonical.js';
+import { newId } from '../shared/ids.js';
+import { isoNow } from '../shared/time.js';
 import type { EventType } from './event-types.js';
 import type { EventRow } from './events.table.js';
 

@@ -1,9 +1,9 @@
-import type { DbOrTx, Tx } from '../../db/database.js';
-import { insertInChunks } from '../../db/dialect/bulk.js';
-import { type SideWrite, sideWrite } from '../../db/dialect/together.js';
-import { idAt, idFloor, newId } from '../../shared/ids.js';
-import type { ActivityActor } from '../../shared/principals.js';
-import { isoAt } from '../../shared/time.js';
+import type { DbOrTx, Tx } from '../db/database.js';
+import { insertInChunks } from '../db/dialect/bulk.js';
+import { type SideWrite, sideWrite } from '../db/dialect/together.js';
+import { idAt, idFloor, newId } from '../shared/ids.js';
+import type { ActivityActor } from '../shared/principals.js';
+import { isoAt } from '../shared/time.js';
 import type { ActivityAction, ActivityTargetType } from './activity.actions.js';
 import type { ActivityRow, ActivityTable } from './activity.table.js';
 

@@ -1,4 +1,4 @@
-import type { ActivityActor } from '../../shared/principals.js';
+import type { ActivityActor } from '../shared/principals.js';
 
 /** The subject of a record's summary sentence: "ada@example.com published …". */
 export function actorLabel(actor: ActivityActor): string {

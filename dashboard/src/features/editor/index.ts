@@ -1,0 +1,14 @@
+/** A page's entries and their history, for the history screen beside the editor. */
+export {
+  type ChangedBy,
+  currentVersionOf,
+  entryKeys,
+  entryWrites,
+  isConflict,
+  useDefinitions,
+  useHistory,
+  usePageEntries,
+  whoChanged,
+} from './api/entries.api';
+export { ConflictAlert } from './components/ConflictAlert';
+export { type FieldType, isFieldType, isLinkable, sameValue } from './lib/fields';

@@ -1,0 +1,3 @@
+/** Scheduling a page's publish or unpublish, and the page's pending schedules. */
+export { ScheduleButton } from './components/ScheduleButton';
+export { ScheduledList } from './components/ScheduledList';

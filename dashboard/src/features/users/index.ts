@@ -1,0 +1,2 @@
+/** The project's members. */
+export { useMembers } from './api/users.api';
