@@ -59,10 +59,10 @@ test('in development the page registers its components; a publish shows after a 
     'ctaUrl:url',
   ]);
   expect((await cms.entries()).map((e) => [e.instanceKey, e.status, e.fields])).toEqual([
-    ['features', 'draft', {}],
     ['hero', 'draft', {}],
+    ['features', 'draft', {}],
     ['products', 'draft', {}],
-  ]);
+  ]); // page order, as the definitions
 
   // The editor fills the stubs and publishes; the shop's server saves its products.
   await cms.save(
