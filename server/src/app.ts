@@ -33,7 +33,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { definitionsRoutes } from './modules/definitions/definitions.routes.js';
 import {
   createDefinitionsService,
-  fieldTypesOf,
+  declarationsOf,
   pageDefinitions,
 } from './modules/definitions/definitions.service.js';
 import { deploysRoutes } from './modules/deploys/deploys.routes.js';
@@ -245,7 +245,7 @@ export async function buildApp({
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const content = createContentService(db, changes, { fieldTypesOf }, (err) =>
+  const content = createContentService(db, changes, { declarationsOf }, (err) =>
     app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
   );
   const definitions = createDefinitionsService(db, changes, entryStubs, {

@@ -236,7 +236,7 @@ export type paths = {
         put?: never;
         /**
          * Publish every draft entry of a page
-         * @description Publishes, in one transaction, every entry of the page whose working copy differs from its published copy (or that was never published); other pages are untouched. Returns the ids published (empty when nothing was a draft, and then no event is written). One history row per entry; one event for the page: Writes a `content.published` event (`content.unpublished` for unpublish) into the outbox in the same transaction. Event `data`: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields, publishedAt }], actor: { id, email } }` — `fields` are the published fields; on unpublish `fields` and `publishedAt` are null. The change reaches visitors on every instance at once (cached pages are dropped through LISTEN/NOTIFY on PostgreSQL).
+         * @description Publishes, in one transaction, every entry of the page whose working copy differs from its published copy (or that was never published); other pages are untouched. Returns the ids published (empty when nothing was a draft, and then no event is written). All or nothing: when one of the drafts breaks a rule of its definition, the answer is 422 `unpublishable` listing every problem of every entry, and none is published. One history row per entry; one event for the page: Writes a `content.published` event (`content.unpublished` for unpublish) into the outbox in the same transaction. Event `data`: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields, publishedAt }], actor: { id, email } }` — `fields` are the published fields; on unpublish `fields` and `publishedAt` are null. The change reaches visitors on every instance at once (cached pages are dropped through LISTEN/NOTIFY on PostgreSQL).
          */
         post: operations["bulkPublishPage"];
         delete?: never;
@@ -342,7 +342,9 @@ export type paths = {
          * Edit an entry, and publish it
          * @description `fields` is merged into the working copy (JSON merge patch: a key set to null is removed). `status: "published"` then publishes the working copy; publishing an entry whose working copy already equals its published copy changes nothing (no history row, no event). `status: "draft"` (or no status) only saves the working copy and never takes a live entry down.
          *
-         *     Where the page's definition declares a field, a value of the wrong type is 400: `text` a string; `richtext` a string or a structured document (object or array); `number` a finite number; `boolean`; `image` a string (URL or media id) or an object with a string `url`; `url` an http(s), mailto or tel URL or a relative reference; `json` anything. Undeclared keys are accepted and stored. Limits: field keys up to 128 characters, each value up to 102400 bytes as JSON, at most 200 fields per entry (400).
+         *     Where the page's definition declares a field, a value of the wrong shape is 400 on any write, drafts included, with its path (`body.fields.features[2].title`): every type's shape is in the `FieldDeclaration` schemas and docs (contract §13). Inside an `object`, a list item or a block an undeclared key is 400; undeclared top-level keys are accepted and stored. List items and blocks sent without `_key` get one (12 random `[A-Za-z0-9]`), returned here. A sent `object`, `list` or `blocks` value replaces the stored one whole. Limits: field keys up to 128 characters, each value up to 102400 bytes as JSON (a declared object, list or blocks: up to the entry's bound), 1048576 bytes for the entry's fields, at most 200 fields per entry (400).
+         *
+         *     Rules (`required`, `minLength`, `maxLength`, `pattern`, `min`, `max`, `integer`, a `link` to a page the project does not have) never stop a draft; a publish of content that breaks one is 422 `unpublishable` listing every problem `{ entryId, locale, path, message }`, and nothing is written (not even the fields sent with it). The answer carries `problems`: what would stop a publish now.
          *
          *     On publish: Writes a `content.published` event (`content.unpublished` for unpublish) into the outbox in the same transaction. Event `data`: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields, publishedAt }], actor: { id, email } }` — `fields` are the published fields; on unpublish `fields` and `publishedAt` are null. The change reaches visitors on every instance at once (cached pages are dropped through LISTEN/NOTIFY on PostgreSQL). A history row records the actor and the published fields.
          *
@@ -374,9 +376,9 @@ export type paths = {
          *
          *     Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
          *
-         *     Field types: `text`, `richtext`, `number`, `boolean`, `image`, `url`, `json`; anything else is 400. An instanceKey or field key sent twice in one request is 400.
+         *     Fields: `{ key, type, ...options }` of the types `text`, `richtext`, `number`, `boolean`, `select`, `date`, `datetime`, `color`, `image`, `url`, `json`, `link`, `reference`, `object`, `list`, `blocks` (the `FieldDeclaration` schemas; contract §13). A bad declaration is 400 with every problem's path (`body.components[0].fields[2].fields[0].options`); an unknown type is one sentence listing the types. `default`s fill the working copy of a stub the sync creates; a publishable-key sync's defaults are ignored (listed in `rejected`) unless `definitionSync` is `open`. In `additive` mode the publishable key cannot change a stored field's declaration (nested fields included), and a field it adds to an existing definition is stored without its rules and default (each listed in `rejected`). An instanceKey or field key sent twice in one request is 400.
          *
-         *     Limits (the publishable key is public, so they bound what a stranger can add): at most 500 components per request and 100 fields per component (400); page paths up to 512 characters, componentId, instanceKey and field keys up to 128 (400); at most 500 components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 `conflict` with `details.limit`).
+         *     Limits (the publishable key is public, so they bound what a stranger can add): at most 500 components per request, 500 declarations per component at every depth, containers nested 5 deep, 64 KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) (400); page paths up to 512 characters, componentId, instanceKey and field keys up to 128 (400); at most 500 components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 `conflict` with `details.limit`).
          *
          *     Browsers: answers CORS for the project's `domains` (any origin while the list is empty).
          */
@@ -1066,6 +1068,67 @@ export type components = {
             id: string;
             name: string;
         };
+        /** BlockDeclaration */
+        BlockDeclaration: {
+            componentId: string;
+            label?: string;
+            /** @description Declarations of the nested fields; keys match [A-Za-z][A-Za-z0-9_]* and never start with "_". */
+            fields: components["schemas"]["NestedFieldDeclaration"][];
+        };
+        /**
+         * BlockItem
+         * @description One item of a `blocks` value: `_key`, `_type` and that block's declared fields.
+         * @example {
+         *       "_key": "b1",
+         *       "_type": "Quote",
+         *       "text": "Folio saved us a week."
+         *     }
+         */
+        BlockItem: {
+            /** @description Distinct in its array, kept across edits; given (12 random [A-Za-z0-9]) when left out. */
+            _key: string;
+            /** @description One of the field's `blocks[].componentId`. */
+            _type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** BlocksField */
+        BlocksField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "blocks";
+            blocks: components["schemas"]["BlockDeclaration"][];
+            /** @description Rule: blocks. */
+            min?: number;
+            /** @description Rule: blocks. */
+            max?: number;
+            default?: components["schemas"]["BlockItem"][];
+        };
+        /** BooleanField */
+        BooleanField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "boolean";
+            default?: boolean;
+        };
         /** BulkPublishBody */
         BulkPublishBody: {
             /**
@@ -1086,6 +1149,22 @@ export type components = {
         BulkPublishResult: {
             pageId: string;
             published: string[];
+        };
+        /** ColorField */
+        ColorField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "color";
+            default?: string;
         };
         /** CreateApiKeyBody */
         CreateApiKeyBody: {
@@ -1230,6 +1309,53 @@ export type components = {
                 role: "admin";
             };
         };
+        /** DateField */
+        DateField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "date";
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real calendar date.
+             */
+            min?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real calendar date.
+             */
+            max?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real calendar date.
+             */
+            default?: string;
+        };
+        /** DatetimeField */
+        DatetimeField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "datetime";
+            /** Format: date-time */
+            default?: string;
+        };
         /**
          * Definition
          * @example {
@@ -1251,10 +1377,7 @@ export type components = {
         Definition: {
             componentId: string;
             instanceKey: string;
-            fields: {
-                key: string;
-                type: string;
-            }[];
+            fields: components["schemas"]["FieldDeclaration"][];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -1426,17 +1549,11 @@ export type components = {
                 instanceKey: string;
                 from: {
                     componentId: string;
-                    fields: {
-                        key: string;
-                        type: string;
-                    }[];
+                    fields: components["schemas"]["FieldDeclaration"][];
                 };
                 to: {
                     componentId: string;
-                    fields: {
-                        key: string;
-                        type: string;
-                    }[];
+                    fields: components["schemas"]["FieldDeclaration"][];
                 };
             }[];
             /** @description Parts a publishable-key sync in `additive` mode may not change (a componentId, a field type, a removed field), one item per part; they were left as stored. Empty for every other caller and mode. */
@@ -1468,8 +1585,9 @@ export type components = {
             pageId: string;
             instanceKey: string;
             componentId: string;
+            /** @description The values by field key. Declared keys take the shape of their type (contract §13: a `link` is a LinkValue, a `reference` a ReferenceValue, a `list` ListItems, `blocks` BlockItems, …); undeclared top-level keys any JSON. */
             fields: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["FieldValue"];
             };
             status: "draft" | "published";
             publishedAt: string | null;
@@ -1480,6 +1598,21 @@ export type components = {
             updatedAt: string;
             /** @description Starts at 1 and grows by one on every change to the entry (edit, publish, unpublish, restore). Send it back as `If-Match: "<version>"` to edit only what you saw. Visitors see the version their published copy was made at. */
             version: number;
+            /** @description Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it. */
+            problems?: components["schemas"]["EntryProblem"][];
+        };
+        /**
+         * EntryProblem
+         * @example {
+         *       "locale": null,
+         *       "path": "fields.headline",
+         *       "message": "is required"
+         *     }
+         */
+        EntryProblem: {
+            locale: string | null;
+            path: string;
+            message: string;
         };
         /** Error */
         Error: {
@@ -1494,7 +1627,30 @@ export type components = {
          * @description Stable; branch on it. Each response lists the codes its status can carry.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "validation_failed" | "project_required" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_json" | "validation_failed" | "project_required" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unpublishable" | "rate_limited" | "internal_error" | "unavailable";
+        /**
+         * FieldDeclaration
+         * @example {
+         *       "key": "headline",
+         *       "type": "text",
+         *       "required": true,
+         *       "maxLength": 60
+         *     }
+         * @example {
+         *       "key": "features",
+         *       "type": "list",
+         *       "fields": [
+         *         {
+         *           "key": "title",
+         *           "type": "text",
+         *           "required": true
+         *         }
+         *       ]
+         *     }
+         */
+        FieldDeclaration: components["schemas"]["TextField"] | components["schemas"]["RichtextField"] | components["schemas"]["NumberField"] | components["schemas"]["BooleanField"] | components["schemas"]["SelectField"] | components["schemas"]["DateField"] | components["schemas"]["DatetimeField"] | components["schemas"]["ColorField"] | components["schemas"]["ImageField"] | components["schemas"]["UrlField"] | components["schemas"]["JsonField"] | components["schemas"]["LinkField"] | components["schemas"]["ReferenceField"] | components["schemas"]["ObjectField"] | components["schemas"]["ListField"] | components["schemas"]["BlocksField"];
+        /** FieldValue */
+        FieldValue: components["schemas"]["LinkValue"] | components["schemas"]["ReferenceValue"] | components["schemas"]["ListItem"][] | components["schemas"]["BlockItem"][] | unknown;
         /**
          * Health
          * @description OK
@@ -1547,6 +1703,103 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             at: string;
+        };
+        /** ImageField */
+        ImageField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "image";
+            default?: unknown;
+        };
+        /** JsonField */
+        JsonField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "json";
+            default?: unknown;
+        };
+        /** LinkField */
+        LinkField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "link";
+        };
+        /**
+         * LinkValue
+         * @example {
+         *       "pageId": "/pricing"
+         *     }
+         */
+        LinkValue: {
+            /** @description A page of this project (not a shared "@" page). */
+            pageId: string;
+        } | {
+            /** @description http(s), mailto or tel URL, or "/path", "#anchor". */
+            href: string;
+        };
+        /** ListField */
+        ListField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "list";
+            /** @description Declarations of the nested fields; keys match [A-Za-z][A-Za-z0-9_]* and never start with "_". */
+            fields: components["schemas"]["NestedFieldDeclaration"][];
+            /** @description Rule: items. */
+            min?: number;
+            /** @description Rule: items. */
+            max?: number;
+            default?: components["schemas"]["ListItem"][];
+        };
+        /**
+         * ListItem
+         * @description One item of a `list` value: its declared fields and `_key`; any other key is a 400.
+         * @example {
+         *       "_key": "k7Qw2mZp0aLx",
+         *       "title": "Fast",
+         *       "icon": "bolt"
+         *     }
+         */
+        ListItem: {
+            /** @description Distinct in its array, kept across edits; given (12 random [A-Za-z0-9]) when left out. */
+            _key: string;
+        } & {
+            [key: string]: unknown;
         };
         /** LoginBody */
         LoginBody: {
@@ -1653,6 +1906,58 @@ export type components = {
              * @example 2026-11-21T09:30:00.000Z
              */
             createdAt: string;
+        };
+        /**
+         * NestedFieldDeclaration
+         * @description A field declared inside an `object`, a `list` or a block: any `FieldDeclaration` variant (its options as there; no `localized`). Containers nest at most 5 deep.
+         */
+        NestedFieldDeclaration: {
+            key: string;
+            type: "text" | "richtext" | "number" | "boolean" | "select" | "date" | "datetime" | "color" | "image" | "url" | "json" | "link" | "reference" | "object" | "list" | "blocks";
+        } & {
+            [key: string]: unknown;
+        };
+        /** NumberField */
+        NumberField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "number";
+            /** @description Rule. */
+            min?: number;
+            /** @description Rule. */
+            max?: number;
+            /** @description Rule: a whole number. */
+            integer?: boolean;
+            default?: number;
+        };
+        /** ObjectField */
+        ObjectField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "object";
+            /** @description Declarations of the nested fields; keys match [A-Za-z][A-Za-z0-9_]* and never start with "_". */
+            fields: components["schemas"]["NestedFieldDeclaration"][];
+            default?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * ObjectRecord
@@ -1861,6 +2166,23 @@ export type components = {
             role: "admin" | "editor";
         };
         /**
+         * PublishProblem
+         * @example {
+         *       "entryId": "ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "locale": null,
+         *       "path": "fields.headline",
+         *       "message": "is required"
+         *     }
+         */
+        PublishProblem: {
+            entryId: string;
+            /** @description null in a project without locales. */
+            locale: string | null;
+            /** @description Where in the entry, e.g. `fields.features[2].title`. */
+            path: string;
+            message: string;
+        };
+        /**
          * Readiness
          * @example {
          *       "status": "ready",
@@ -1883,6 +2205,49 @@ export type components = {
                 changeBus: "ok" | "failed" | "skipped";
                 mediaStorage: "ok" | "failed" | "skipped";
             };
+        };
+        /** ReferenceField */
+        ReferenceField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "reference";
+            /** @description Allowed kinds of entry. */
+            componentIds?: string[];
+            /** @description The value is an array of distinct entry ids. */
+            multiple?: boolean;
+            /** @description Rule, with multiple. */
+            min?: number;
+            /** @description Rule, with multiple. */
+            max?: number;
+        };
+        /** ReferenceValue */
+        ReferenceValue: string | string[];
+        /** RichtextField */
+        RichtextField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "richtext";
+            /** @description Rule: characters of text, tags not counted. */
+            maxLength?: number;
+            default?: unknown;
         };
         /**
          * RotatedSecret
@@ -2008,8 +2373,38 @@ export type components = {
             createdAt: string;
             /** @description When the worker ran it (`done` or `failed`); null while pending and when canceled. */
             executedAt: string | null;
-            /** @description Why it failed (`failed` only): the entry or page was gone, or the creator was no longer an editor or admin. */
+            /** @description Why it failed (`failed` only), in one sentence: the entry or page was gone, the creator was no longer an editor or admin, or the content broke rules of its definition. */
             error: string | null;
+            /** @description Only when rules refused the publish (`422 unpublishable` at run time): every problem, as the 422 lists them. */
+            problems?: components["schemas"]["PublishProblem"][];
+        };
+        /** SelectField */
+        SelectField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "select";
+            options: components["schemas"]["SelectOption"][];
+            /** @description The value is an array of distinct values. */
+            multiple?: boolean;
+            /** @description Rule, with multiple: values selected. */
+            min?: number;
+            /** @description Rule, with multiple: values selected. */
+            max?: number;
+            default?: string | string[];
+        };
+        /** SelectOption */
+        SelectOption: {
+            value: string;
+            label?: string;
         };
         /**
          * Session
@@ -2160,11 +2555,7 @@ export type components = {
             components: {
                 componentId: string;
                 instanceKey: string;
-                fields: {
-                    key: string;
-                    /** @example text */
-                    type: "text" | "richtext" | "number" | "boolean" | "image" | "url" | "json";
-                }[];
+                fields: components["schemas"]["FieldDeclaration"][];
             }[];
         };
         /**
@@ -2203,11 +2594,41 @@ export type components = {
                 email: string;
             };
         };
+        /** TextField */
+        TextField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "text";
+            /** @description Rule (code points). */
+            minLength?: number;
+            /** @description Rule (code points). */
+            maxLength?: number;
+            pattern?: components["schemas"]["TextPattern"];
+            /** @description Editor hint. */
+            multiline?: boolean;
+            default?: string;
+        };
+        /** TextPattern */
+        TextPattern: {
+            /** @description RE2 syntax; matched as ^(?:source)$, no flags. */
+            source: string;
+            /** @description Shown when the value does not match. */
+            message?: string;
+        };
         /** UpdateEntryBody */
         UpdateEntryBody: {
-            /** @description Merged into the working copy; a null value removes that key. */
+            /** @description Merged into the working copy (top-level keys only: a sent object, list or blocks replaces the stored one); a null value removes that key. */
             fields?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["FieldValue"];
             };
             status?: "draft" | "published";
         };
@@ -2249,6 +2670,22 @@ export type components = {
             events?: ("content.published" | "content.unpublished" | "objects.published" | "objects.deleted" | "media.uploaded" | "media.deleted" | "ping" | "*")[];
             description?: string;
             active?: boolean;
+        };
+        /** UrlField */
+        UrlField: {
+            /** @description The field key (unique among its siblings). */
+            key: string;
+            /** @description Shown to editors instead of the key (plain text). */
+            label?: string;
+            /** @description Help shown to editors (plain text). */
+            help?: string;
+            /** @description Rule: publishing needs a value ("" and a missing value are none). */
+            required?: boolean;
+            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            localized?: boolean;
+            /** @enum {string} */
+            type: "url";
+            default?: string;
         };
         /**
          * User
@@ -3680,6 +4117,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description The content breaks rules of its definition (`details`: every problem); nothing was published or written: `unpublishable` */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unpublishable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
             /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
             500: {
                 headers: {
@@ -4568,6 +5021,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The content breaks rules of its definition (`details`: every problem); nothing was published or written: `unpublishable` */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unpublishable";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

@@ -24,7 +24,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { createContentService } from '../../src/modules/content/content.service.js';
 import type { EntryRow } from '../../src/modules/content/content.table.js';
-import { fieldTypesOf } from '../../src/modules/definitions/definitions.service.js';
+import { declarationsOf } from '../../src/modules/definitions/definitions.service.js';
 import type { ScheduleRow } from '../../src/modules/schedules/schedules.table.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
@@ -76,7 +76,7 @@ async function runKind(kind: 'sqlite' | 'postgres', pgUrl?: string): Promise<Sce
       payload: { name: 'Schedules bench', admin: { email, password: 'bench password 123' } },
     });
     const { project, admin } = created.json().data as { project: { id: string }; admin: { id: string } };
-    const content = createContentService(handle.db, app.changes, { fieldTypesOf });
+    const content = createContentService(handle.db, app.changes, { declarationsOf });
     const worker = startWorker({ db: handle.db, config, log: quiet, changes: app.changes });
     try {
       for (const size of SIZES) {
@@ -133,6 +133,7 @@ async function runKind(kind: 'sqlite' | 'postgres', pgUrl?: string): Promise<Sce
           createdAt: isoAt(Date.now()),
           executedAt: null,
           error: null,
+          problems: null,
         }));
         for (let i = 0; i < rows.length; i += 500)
           await handle.db

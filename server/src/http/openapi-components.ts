@@ -5,6 +5,11 @@
  * serialisation (one source, no $ref plumbing in Ajv); only the document is rewritten. Two different
  * schemas with one title are a mistake, reported when the document is built.
  *
+ * A route schema may validate loosely and be documented strictly: `x-documented-as: <schema>` on a node
+ * puts that schema in its place in the document (field declarations: the service checks them with a
+ * path per problem, the document shows the union by `type`). Ajv and fast-json-stringify ignore the
+ * keyword.
+ *
  * Rejected: `$id` plus `app.addSchema` and `Type.Ref`, which would give the names to Ajv and
  * fast-json-stringify as well, but loses the static types the TypeBox provider infers for handlers.
  */
@@ -14,6 +19,7 @@ import { CONDITIONAL_HEADERS, REQUEST_ID, RETRY_AFTER, siteKeyParameters } from 
 type Json = unknown;
 type Schemas = Record<string, Json>;
 
+export const DOCUMENTED_AS = 'x-documented-as';
 const SCHEMA_KEYS = ['type', 'anyOf', 'allOf', 'oneOf', 'enum', 'const', 'properties', '$ref'];
 /** Values, not schemas: never looked into (an example entry may well have a `title` field). */
 const DATA_KEYS = new Set(['examples', 'example', 'default', 'const', 'enum', 'value']);
@@ -26,8 +32,11 @@ export function hoistNamedSchemas(document: Record<string, unknown>): Record<str
     if (Array.isArray(node)) return node.map((n) => visit(n));
     if (!node || typeof node !== 'object') return node;
     const object = node as Record<string, Json>;
+    if (DOCUMENTED_AS in object) return visit(object[DOCUMENTED_AS], key);
     const copy: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(object)) copy[k] = DATA_KEYS.has(k) ? v : visit(v, k);
+    // Inside `properties` every value is a schema, whatever its name (a property called `default`).
+    for (const [k, v] of Object.entries(object))
+      copy[k] = DATA_KEYS.has(k) && key !== 'properties' ? v : visit(v, k);
     const title = copy.title;
     if (key !== 'properties' && typeof title === 'string' && SCHEMA_KEYS.some((k) => k in copy)) {
       register(named, title, copy);

@@ -82,3 +82,34 @@ export const Password = Type.String({ minLength: 8, maxLength: 256, examples: ['
 export const RoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('editor')], {
   examples: ['editor'],
 });
+
+/** One thing that stops a publish (contract §13): the `details` items of `422 unpublishable`. */
+export const PublishProblem = Type.Object(
+  {
+    entryId: Type.String(),
+    locale: Type.Union([Type.String(), Type.Null()], { description: 'null in a project without locales.' }),
+    path: Type.String({ description: 'Where in the entry, e.g. `fields.features[2].title`.' }),
+    message: Type.String(),
+  },
+  {
+    title: 'PublishProblem',
+    examples: [
+      {
+        entryId: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
+        locale: null,
+        path: 'fields.headline',
+        message: 'is required',
+      },
+    ],
+  },
+);
+
+/** A problem as an editor read shows it on its entry (`problems`, contract §13). */
+export const EntryProblem = Type.Object(
+  {
+    locale: Type.Union([Type.String(), Type.Null()]),
+    path: Type.String(),
+    message: Type.String(),
+  },
+  { title: 'EntryProblem', examples: [{ locale: null, path: 'fields.headline', message: 'is required' }] },
+);

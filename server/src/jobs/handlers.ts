@@ -3,7 +3,7 @@ import { pruneActivityLog } from '../modules/activity/activity.jobs.js';
 import { createContentOperations } from '../modules/content/content.service.js';
 import { contentTargets } from '../modules/content/pages.service.js';
 import { publishedEntriesForSnapshot } from '../modules/content/published-pages.js';
-import { fieldTypesOf, pageDefinitions } from '../modules/definitions/definitions.service.js';
+import { declarationsOf, pageDefinitions } from '../modules/definitions/definitions.service.js';
 import { callDeployHooks, fireDeployTriggers, triggersFromEvents } from '../modules/deploys/deploys.jobs.js';
 import { dispatchEvents } from '../modules/events/events.jobs.js';
 import { publishedObjectsForSnapshot } from '../modules/objects/objects.snapshot.js';
@@ -28,7 +28,7 @@ import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
  */
 export const sweepJobs: readonly SweepJob[] = [
   runDueSchedules({
-    content: createContentOperations({ fieldTypesOf }),
+    content: createContentOperations({ declarationsOf }),
     targets: contentTargets(pageDefinitions),
     mayPublish,
   }),

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'precondition_failed',
   'payload_too_large',
   'unsupported_media_type',
+  'unpublishable',
   'rate_limited',
   'internal_error',
   'unavailable',
@@ -63,6 +64,25 @@ export const rateLimited = (retryAfterSeconds: number, message = 'Too many attem
 /** Contract part two: `If-Match` names a version that is no longer current; nothing was written. */
 export const preconditionFailed = (currentVersion: number) =>
   new AppError('precondition_failed', 412, 'This was changed since you loaded it.', { currentVersion });
+/** What stops a publish (contract §13): a rule of the definition, at a path of one entry in one locale. */
+export interface PublishProblem {
+  entryId: string;
+  locale: string | null;
+  path: string;
+  message: string;
+}
+
+/** Contract part three: content breaks rules of its definition; nothing was published (or written). */
+export const unpublishable = (problems: PublishProblem[]) =>
+  new AppError(
+    'unpublishable',
+    422,
+    problems.length === 1
+      ? `This content breaks a rule of its definition (${problems[0]?.path}: ${problems[0]?.message}); nothing was published.`
+      : `This content breaks ${problems.length} rules of its definition; nothing was published.`,
+    problems,
+  );
+
 /** Contract part two: the database cannot be reached for this request; nothing was written. */
 export const unavailable = (
   retryAfterSeconds = 1,

@@ -13,6 +13,7 @@ import * as m0012 from './0012_schedules.js';
 import * as m0013 from './0013_shared_limits.js';
 import * as m0014 from './0014_media_public_base.js';
 import * as m0015 from './0015_preview_url.js';
+import * as m0018 from './0018_schedule_problems.js';
 import * as m0019 from './0019_content_pages.js';
 
 /**
@@ -34,5 +35,6 @@ export const migrations: Record<string, Migration> = {
   '0013_shared_limits': m0013,
   '0014_media_public_base': m0014,
   '0015_preview_url': m0015,
+  '0018_schedule_problems': m0018,
   '0019_content_pages': m0019,
 };

@@ -13,6 +13,44 @@ export const entriesOfPage = (db: DbOrTx, projectId: string, pageId: string): Pr
     .where('pageId', '=', pageId)
     .execute();
 
+/** An entry with its definition's declared fields (JSON, null without one), for rules and `problems`. */
+export type EntryWithDeclarations = EntryRow & { declaredFields: string | null };
+
+/**
+ * The entries of one page with their declarations, in one query (editor reads carry `problems`,
+ * contract §13). `lock`: row-locked until the transaction ends (PostgreSQL), for a bulk publish that
+ * checks the rules and then publishes exactly what it checked.
+ */
+export const entriesOfPageWithDeclarations = (
+  db: DbOrTx,
+  projectId: string,
+  pageId: string,
+  lock = false,
+): Promise<EntryWithDeclarations[]> => {
+  const query = db
+    .selectFrom('contentEntries as e')
+    .selectAll('e')
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+    .where('e.projectId', '=', projectId)
+    .where('e.pageId', '=', pageId);
+  return (lock && dialectOf(db) === 'postgres' ? query.forUpdate('e') : query).execute() as Promise<
+    EntryWithDeclarations[]
+  >;
+};
+
+/** Which of `pageIds` are pages of the project (they have an entry): one query for every `link` checked. */
+export async function existingPages(db: DbOrTx, projectId: string, pageIds: string[]): Promise<Set<string>> {
+  if (pageIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('contentEntries')
+    .select('pageId')
+    .distinct()
+    .where('projectId', '=', projectId)
+    .where('pageId', 'in', pageIds)
+    .execute();
+  return new Set(rows.map((r) => r.pageId));
+}
+
 export type PublishedRow = Pick<EntryRow, 'id' | 'instanceKey' | 'componentId' | 'publishedAt'> & {
   publishedFields: string;
   publishedVersion: number;

@@ -6,7 +6,7 @@ import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { NotModified, sendCachedJson } from '../../http/etag.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { Envelope, errors, PageEnvelope, PageQuery } from '../../http/schemas.js';
-import { notFound, preconditionFailed } from '../../shared/errors.js';
+import { notFound, preconditionFailed, unpublishable } from '../../shared/errors.js';
 import { LIMITS } from '../definitions/limits.js';
 import {
   BulkPublishBody,
@@ -23,6 +23,22 @@ import {
 import type { ContentService } from './content.service.js';
 
 const tags = ['Content'];
+
+/** The 422 a publish refused by rules answers (contract §13), as the document's example. */
+const UNPUBLISHABLE = unpublishable([
+  {
+    entryId: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
+    locale: null,
+    path: 'fields.headline',
+    message: 'is required',
+  },
+  {
+    entryId: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
+    locale: null,
+    path: 'fields.features[2].title',
+    message: 'must be at most 60 characters',
+  },
+]);
 
 const EVENT_SHAPE =
   'Writes a `content.published` event (`content.unpublished` for unpublish) into the outbox in the same transaction. Event `data`: `{ projectId, pageId, entries: [{ id, instanceKey, componentId, fields, publishedAt }], actor: { id, email } }` — `fields` are the published fields; on unpublish `fields` and `publishedAt` are null. The change reaches visitors on every instance at once (cached pages are dropped through LISTEN/NOTIFY on PostgreSQL).';
@@ -75,7 +91,9 @@ ${CORS_NOTE}`,
           summary: 'Edit an entry, and publish it',
           description: `\`fields\` is merged into the working copy (JSON merge patch: a key set to null is removed). \`status: "published"\` then publishes the working copy; publishing an entry whose working copy already equals its published copy changes nothing (no history row, no event). \`status: "draft"\` (or no status) only saves the working copy and never takes a live entry down.
 
-Where the page's definition declares a field, a value of the wrong type is 400: \`text\` a string; \`richtext\` a string or a structured document (object or array); \`number\` a finite number; \`boolean\`; \`image\` a string (URL or media id) or an object with a string \`url\`; \`url\` an http(s), mailto or tel URL or a relative reference; \`json\` anything. Undeclared keys are accepted and stored. Limits: field keys up to ${LIMITS.keyLength} characters, each value up to ${LIMITS.fieldValueBytes} bytes as JSON, at most ${LIMITS.fieldsPerEntry} fields per entry (400).
+Where the page's definition declares a field, a value of the wrong shape is 400 on any write, drafts included, with its path (\`body.fields.features[2].title\`): every type's shape is in the \`FieldDeclaration\` schemas and docs (contract §13). Inside an \`object\`, a list item or a block an undeclared key is 400; undeclared top-level keys are accepted and stored. List items and blocks sent without \`_key\` get one (12 random \`[A-Za-z0-9]\`), returned here. A sent \`object\`, \`list\` or \`blocks\` value replaces the stored one whole. Limits: field keys up to ${LIMITS.keyLength} characters, each value up to ${LIMITS.fieldValueBytes} bytes as JSON (a declared object, list or blocks: up to the entry's bound), ${LIMITS.entryFieldsBytes} bytes for the entry's fields, at most ${LIMITS.fieldsPerEntry} fields per entry (400).
+
+Rules (\`required\`, \`minLength\`, \`maxLength\`, \`pattern\`, \`min\`, \`max\`, \`integer\`, a \`link\` to a page the project does not have) never stop a draft; a publish of content that breaks one is 422 \`unpublishable\` listing every problem \`{ entryId, locale, path, message }\`, and nothing is written (not even the fields sent with it). The answer carries \`problems\`: what would stop a publish now.
 
 On publish: ${EVENT_SHAPE} A history row records the actor and the published fields.
 
@@ -83,7 +101,10 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           params: EntryParams,
           headers: IfMatchHeaders,
           body: UpdateEntryBody,
-          response: { 200: Envelope(Entry), ...errors(400, notFound('Entry'), preconditionFailed(3)) },
+          response: {
+            200: Envelope(Entry),
+            ...errors(400, notFound('Entry'), preconditionFailed(3), UNPUBLISHABLE),
+          },
         },
       },
       async (request) => ({
@@ -107,9 +128,9 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           tags,
           operationId: 'bulkPublishPage',
           summary: 'Publish every draft entry of a page',
-          description: `Publishes, in one transaction, every entry of the page whose working copy differs from its published copy (or that was never published); other pages are untouched. Returns the ids published (empty when nothing was a draft, and then no event is written). One history row per entry; one event for the page: ${EVENT_SHAPE}`,
+          description: `Publishes, in one transaction, every entry of the page whose working copy differs from its published copy (or that was never published); other pages are untouched. Returns the ids published (empty when nothing was a draft, and then no event is written). All or nothing: when one of the drafts breaks a rule of its definition, the answer is 422 \`unpublishable\` listing every problem of every entry, and none is published. One history row per entry; one event for the page: ${EVENT_SHAPE}`,
           body: BulkPublishBody,
-          response: { 200: Envelope(BulkPublishResult), ...errors(400, 401, 403) },
+          response: { 200: Envelope(BulkPublishResult), ...errors(400, 401, 403, UNPUBLISHABLE) },
         },
       },
       async (request) => ({

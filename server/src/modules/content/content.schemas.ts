@@ -1,6 +1,7 @@
 import Type from 'typebox';
-import { Strict, Timestamp } from '../../http/schemas.js';
+import { EntryProblem, Strict, Timestamp } from '../../http/schemas.js';
 import { PageId } from '../definitions/definitions.schemas.js';
+import { FieldValuesDoc } from '../definitions/field-declaration.schemas.js';
 import { LIMITS } from '../definitions/limits.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -23,7 +24,7 @@ export const Entry = Type.Object(
     pageId: Type.String(),
     instanceKey: Type.String(),
     componentId: Type.String(),
-    fields: Type.Record(Type.String(), Type.Unknown()),
+    fields: Type.Record(Type.String(), Type.Unknown(), { 'x-documented-as': FieldValuesDoc }),
     status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
     publishedAt: Type.Union([Timestamp, Type.Null()]),
     updatedAt: Timestamp,
@@ -32,6 +33,12 @@ export const Entry = Type.Object(
       description:
         'Starts at 1 and grows by one on every change to the entry (edit, publish, unpublish, restore). Send it back as `If-Match: "<version>"` to edit only what you saw. Visitors see the version their published copy was made at.',
     }),
+    problems: Type.Optional(
+      Type.Array(EntryProblem, {
+        description:
+          "Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it.",
+      }),
+    ),
   },
   { title: 'Entry', examples: [entryExample] },
 );
@@ -61,6 +68,12 @@ export const UpdateEntryBody = Strict(
       Type.Record(Type.String(), Type.Unknown(), {
         maxProperties: LIMITS.fieldsPerEntry,
         description: 'Merged into the working copy; a null value removes that key.',
+        'x-documented-as': {
+          ...FieldValuesDoc,
+          maxProperties: LIMITS.fieldsPerEntry,
+          description:
+            'Merged into the working copy (top-level keys only: a sent object, list or blocks replaces the stored one); a null value removes that key.',
+        },
       }),
     ),
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')])),

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import {
   type ChangeBus,
   type Changed,
@@ -30,13 +30,19 @@ import {
   verifySessionCheck,
 } from '../auth/session-check.js';
 import type { EntryStubs } from '../definitions/definitions.service.js';
-import { checkFieldValue } from '../definitions/field-types.js';
+import { checkWrite, type Declarations, holdsItems } from '../definitions/field-values.js';
 import { LIMITS } from '../definitions/limits.js';
 import { eventWrite } from '../events/events.repository.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
 import { countPages, registerPage } from './pages.repository.js';
+import {
+  assertPublishable,
+  checkReferenceTargets,
+  type EntryProblem,
+  problemsOfRows,
+} from './publish-rules.js';
 import { createPublishedPages } from './published-pages.js';
 
 export type Fields = Record<string, unknown>;
@@ -51,6 +57,8 @@ export interface Entry {
   publishedAt: string | null;
   updatedAt: string;
   version: number;
+  /** Editor reads only: what would stop its publish now (contract §13); `[]` when nothing would. */
+  problems?: EntryProblem[];
 }
 
 /** Who edits content: a member, or scheduled work on a member's behalf. */
@@ -110,13 +118,18 @@ function eventEntry(row: EntryRow) {
 
 /** What content needs of the definitions module (handed over in app.ts). */
 export interface DeclaredTypes {
-  /** The declared type of each field, from a definition's `fields` column (null: no definition), read with the entry. */
-  fieldTypesOf(definitionFields: string | null): ReadonlyMap<string, string>;
+  /** The declarations of an entry's fields, from a definition's `fields` column (null: no definition), read with the entry. */
+  declarationsOf(definitionFields: string | null): Declarations;
 }
 
-/** Checks values against the declared field types and the size limits; 400 listing every problem. */
-function checkFields(declared: ReadonlyMap<string, string>, values: Fields, merged: Fields): void {
+/**
+ * Checks what a write brings against the declarations (field-values.ts: shapes, `_key`s assigned in
+ * place) and the size limits; 400 listing every problem. Returns the references written, for their
+ * targets' check.
+ */
+function checkFields(declared: Declarations, values: Fields, merged: Fields) {
   const problems: FieldProblem[] = [];
+  const sized: Fields = {};
   for (const [key, value] of Object.entries(values)) {
     const path = `body.fields.${key}`;
     if (key.length === 0 || key.length > LIMITS.keyLength) {
@@ -124,18 +137,36 @@ function checkFields(declared: ReadonlyMap<string, string>, values: Fields, merg
       continue;
     }
     if (value === null) continue;
-    if (Buffer.byteLength(JSON.stringify(value)) > LIMITS.fieldValueBytes) {
-      problems.push({ path, message: `must be at most ${LIMITS.fieldValueBytes} bytes as JSON` });
+    // A declared object, list or blocks value is bounded by the entry's size instead (§13).
+    const bound = holdsItems(declared.get(key)) ? LIMITS.entryFieldsBytes : LIMITS.fieldValueBytes;
+    if (Buffer.byteLength(JSON.stringify(value)) > bound) {
+      problems.push({ path, message: `must be at most ${bound} bytes as JSON` });
       continue;
     }
-    const type = declared.get(key);
-    const problem = type ? checkFieldValue(type, value, path) : null;
-    if (problem) problems.push(problem);
+    sized[key] = value;
   }
   if (Object.keys(merged).length > LIMITS.fieldsPerEntry) {
     problems.push({ path: 'body.fields', message: `an entry holds at most ${LIMITS.fieldsPerEntry} fields` });
   }
+  const report = checkWrite(declared, sized, 'body.fields');
+  problems.push(...report.problems);
   if (problems.length > 0) throw validationFailed('Some field values are not valid.', problems);
+  return report.references;
+}
+
+/** The working copy as stored, refused when it passes the entry's size bound (§13: 1 MB as JSON). */
+function boundedFields(fields: Fields): string {
+  const text = canonicalJson(fields);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > LIMITS.entryFieldsBytes) {
+    throw validationFailed('Some field values are not valid.', [
+      {
+        path: 'body.fields',
+        message: `an entry's fields are at most ${LIMITS.entryFieldsBytes} bytes as JSON, not ${bytes}`,
+      },
+    ]);
+  }
+  return text;
 }
 
 /**
@@ -154,7 +185,8 @@ export const entryStubs: EntryStubs = {
         pageId: page.pageId,
         instanceKey: c.instanceKey,
         componentId: c.componentId,
-        fields: '{}',
+        // The declared defaults (§13), already checked at sync; none: an empty working copy as before.
+        fields: Object.keys(c.defaults).length > 0 ? canonicalJson(c.defaults) : '{}',
         publishedFields: null,
         publishedAt: null,
         createdAt: now,
@@ -176,9 +208,22 @@ export const entryStubs: EntryStubs = {
  * neither); createContentService wraps each in a transaction for the HTTP routes.
  */
 export function createContentOperations(definitions: DeclaredTypes) {
-  /** Checks values against the entry's declared field types and the limits (400 listing every problem). */
-  const validate = (row: repo.EntryForWrite, values: Fields, merged: Fields): void =>
-    checkFields(definitions.fieldTypesOf(row.declaredFields), values, merged);
+  /**
+   * Checks values against the entry's declarations and the limits (400 listing every problem),
+   * then the targets of the references they write (checkReferenceTargets).
+   */
+  async function validate(reader: DbOrTx, row: repo.EntryForWrite, values: Fields, merged: Fields) {
+    const references = checkFields(definitions.declarationsOf(row.declaredFields), values, merged);
+    if (references.length === 0) return;
+    const problems = await checkReferenceTargets(reader, row.projectId, references);
+    if (problems.length > 0) throw validationFailed('Some field values are not valid.', problems);
+  }
+
+  /** The rule check of a publish of `working` (422 unpublishable, nothing written). */
+  const checkPublishable = (reader: DbOrTx, row: repo.EntryForWrite, working: string) =>
+    assertPublishable(reader, row.projectId, [
+      { id: row.id, fields: working, declared: definitions.declarationsOf(row.declaredFields) },
+    ]);
 
   /**
    * Locks the entry (PostgreSQL) so concurrent edits merge one after the other; 404 if not ours.
@@ -269,6 +314,7 @@ export function createContentOperations(definitions: DeclaredTypes) {
    * that go with it (built, not run). Shared by the locked write and the optimistic one (`update`).
    */
   async function planUpdate(
+    reader: DbOrTx,
     changed: Changed,
     projectId: string,
     row: repo.EntryForWrite,
@@ -283,11 +329,12 @@ export function createContentOperations(definitions: DeclaredTypes) {
         if (value === null) delete merged[key];
         else merged[key] = value;
       }
-      validate(row, patch.fields, merged);
-      working = canonicalJson(merged);
+      await validate(reader, row, patch.fields, merged);
+      working = boundedFields(merged);
     }
     const publish = patch.status === 'published' && row.publishedFields !== working;
     if (working === row.fields && !publish) return null;
+    if (publish) await checkPublishable(reader, row, working);
     if (!publish) {
       await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
       const activity = activityWrite(projectId, actor, {
@@ -329,13 +376,26 @@ export function createContentOperations(definitions: DeclaredTypes) {
     check?: SessionCheck,
   ): Promise<repo.EntryForWrite> {
     const row = await lockedEntry(trx, projectId, entryId, ifMatch, check);
-    const plan = await planUpdate(changed, projectId, row, patch, actor);
+    const plan = await planUpdate(trx, changed, projectId, row, patch, actor);
     if (!plan) return row;
     const updated = await writeEntry(trx, changed, row, plan.set, plan.published, plan.inserts);
     return { ...updated, declaredFields: row.declaredFields };
   }
 
   async function bulkPublishIn(trx: Tx, changed: Changed, projectId: string, pageId: string, actor: Actor) {
+    // All or nothing (§13): the drafts are checked, locked, before the one statement publishes them.
+    const drafts = (await repo.entriesOfPageWithDeclarations(trx, projectId, pageId, true)).filter(
+      (r) => r.publishedFields !== r.fields,
+    );
+    await assertPublishable(
+      trx,
+      projectId,
+      drafts.map((r) => ({
+        id: r.id,
+        fields: r.fields,
+        declared: definitions.declarationsOf(r.declaredFields),
+      })),
+    );
     const now = isoNow();
     const rows = await repo.publishDraftsOfPage(trx, projectId, pageId, now);
     rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
@@ -359,9 +419,9 @@ export function createContentOperations(definitions: DeclaredTypes) {
     entryId: string,
     actor: Actor,
     ifMatch?: number,
-  ): Promise<Entry> {
+  ): Promise<repo.EntryForWrite> {
     const row = await lockedEntry(trx, projectId, entryId, ifMatch);
-    if (row.publishedFields === null) return toEntry(row);
+    if (row.publishedFields === null) return row;
     const now = isoNow();
     const after: EntryRow = { ...row, publishedFields: null, publishedAt: null, updatedAt: now };
     const inserts = await announcement(changed, 'content.unpublished', [after], actor, now, [
@@ -375,11 +435,19 @@ export function createContentOperations(definitions: DeclaredTypes) {
       }),
     );
     const set = { publishedFields: null, publishedAt: null, updatedAt: now };
-    return toEntry(await writeEntry(trx, changed, row, set, 'clear', inserts));
+    const updated = await writeEntry(trx, changed, row, set, 'clear', inserts);
+    return { ...updated, declaredFields: row.declaredFields };
+  }
+
+  /** The entries as an editor reads them: with `problems` (one query at most for all, publish-rules.ts). */
+  async function forEditor(reader: DbOrTx, rows: readonly repo.EntryWithDeclarations[]): Promise<Entry[]> {
+    const problems = await problemsOfRows(reader, rows);
+    return rows.map((r) => ({ ...toEntry(r), problems: problems.get(r.id) ?? [] }));
   }
 
   return {
     validate,
+    forEditor,
     lockedEntry,
     planUpdate,
     updateRowIn,
@@ -388,6 +456,8 @@ export function createContentOperations(definitions: DeclaredTypes) {
     /** Publishes the entry's working copy as it is (a no-op when it is already the published copy). */
     publishEntryIn: async (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
       toEntry(await updateRowIn(trx, changed, projectId, entryId, { status: 'published' }, actor)),
+    unpublishEntryIn: async (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
+      toEntry(await unpublishIn(trx, changed, projectId, entryId, actor)),
   };
 }
 
@@ -399,8 +469,19 @@ export function createContentService(
   onTemplateMismatch?: (err: Error) => void,
 ) {
   const pages = createPublishedPages(db, bus);
-  const { validate, lockedEntry, planUpdate, updateRowIn, bulkPublishIn, unpublishIn, publishEntryIn } =
-    createContentOperations(definitions);
+  const {
+    validate,
+    forEditor,
+    lockedEntry,
+    planUpdate,
+    updateRowIn,
+    bulkPublishIn,
+    unpublishIn,
+    publishEntryIn,
+    unpublishEntryIn,
+  } = createContentOperations(definitions);
+  const oneForEditor = async (row: repo.EntryWithDeclarations): Promise<Entry> =>
+    (await forEditor(db, [row]))[0] as Entry;
   // PostgreSQL only: there a lock costs round trips (BEGIN, the locking read, COMMIT); SQLite's are in-process.
   const memo = dialectOf(db) === 'postgres' ? createEntryMemo() : null;
   // The optimistic PATCH's statement, compiled once per shape (src/db/statement-templates.ts).
@@ -433,7 +514,7 @@ export function createContentService(
     const changes = collectChanges(bus);
     let plan: Awaited<ReturnType<typeof planUpdate>>;
     try {
-      plan = await planUpdate(changes.changed, projectId, row, patch, actor);
+      plan = await planUpdate(db, changes.changed, projectId, row, patch, actor);
     } catch {
       return undefined; // judged on remembered facts: the locked path judges again on fresh ones
     }
@@ -477,8 +558,9 @@ export function createContentService(
     cacheCounts: pages.cacheCounts,
 
     async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
-      const rows = await repo.entriesOfPage(db, projectId, pageId);
-      return rows.map(toEntry).sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+      const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
+      rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+      return forEditor(db, rows);
     },
 
     /**
@@ -497,12 +579,12 @@ export function createContentService(
       check?: SessionCheck,
     ): Promise<Entry> {
       const optimistic = await optimisticUpdate(projectId, entryId, patch, actor, ifMatch, check);
-      if (optimistic && optimistic !== 'missed') return toEntry(optimistic);
+      if (optimistic && optimistic !== 'missed') return oneForEditor(optimistic);
       const row = await transactionWithChanges(db, bus, (trx, changed) =>
         updateRowIn(trx, changed, projectId, entryId, patch, actor, ifMatch, check),
       );
       memo?.remember(row, optimistic === 'missed');
-      return toEntry(row);
+      return oneForEditor(row);
     },
 
     /** Publishes every draft of the page in one transaction: one event for the page. */
@@ -513,17 +595,17 @@ export function createContentService(
     },
 
     /** Removes the published copy; the working copy stays. Unpublishing a draft-only entry is a no-op. */
-    unpublish(projectId: string, entryId: string, actor: Actor, ifMatch?: number): Promise<Entry> {
-      return transactionWithChanges(db, bus, (trx, changed) =>
+    async unpublish(projectId: string, entryId: string, actor: Actor, ifMatch?: number): Promise<Entry> {
+      const row = await transactionWithChanges(db, bus, (trx, changed) =>
         unpublishIn(trx, changed, projectId, entryId, actor, ifMatch),
       );
+      return oneForEditor(row);
     },
 
     /** The same operations inside a caller's transaction (see createContentOperations). */
     publishEntryIn,
     bulkPublishIn,
-    unpublishIn: (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
-      unpublishIn(trx, changed, projectId, entryId, actor),
+    unpublishIn: unpublishEntryIn,
 
     /** One page of the entry's history, newest first, with one row more than `limit` when more remain. */
     async history(projectId: string, entryId: string, query: { limit: number; cursor?: string }) {
@@ -545,17 +627,18 @@ export function createContentService(
         const row = await lockedEntry(trx, projectId, entryId, ifMatch);
         const past = await repo.findHistory(trx, projectId, entryId, historyId);
         if (!past) throw notFound('History entry');
-        if (past.fields === row.fields) return toEntry(row);
+        if (past.fields === row.fields) return forEditor(trx, [row]).then(([e]) => e as Entry);
         const fields = JSON.parse(past.fields) as Fields;
         // The definition may have changed since: the restored values must still fit their types.
-        validate(row, fields, fields);
+        await validate(trx, row, fields, fields);
         await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
         await recordActivity(trx, projectId, actor, {
           action: 'entry.restored',
           target: { type: 'entry', id: row.id },
           summary: `${actorLabel(actor)} restored ${describeEntry(row)} to the version of ${past.at}.`,
         });
-        return toEntry(await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: isoNow() }));
+        const updated = await repo.updateEntry(trx, row.id, { fields: past.fields, updatedAt: isoNow() });
+        return (await forEditor(trx, [{ ...updated, declaredFields: row.declaredFields }]))[0] as Entry;
       });
     },
   };

@@ -2,12 +2,13 @@ import type { Db } from '../../db/database.js';
 import { byCodeUnits } from '../../shared/canonical.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
+import { problemsOfRows } from './publish-rules.js';
 
 /** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, ordered by instanceKey. */
 export interface PageViews {
   /** Visitors: entries with a published copy, showing it (the shape published-pages.ts serialises). */
   visitor: Entry[];
-  /** A member's session or a preview token: every entry, working fields. */
+  /** A member's session or a preview token: every entry, working fields, and its `problems` (contract §13). */
   editor: Entry[];
 }
 
@@ -17,13 +18,14 @@ export interface PageViews {
  * added to entries reaches the streams too.
  */
 export async function pageViews(db: Db, projectId: string, pageId: string): Promise<PageViews> {
-  const rows = await repo.entriesOfPage(db, projectId, pageId);
+  const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
   rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+  const problems = await problemsOfRows(db, rows);
   const editor: Entry[] = [];
   const visitor: Entry[] = [];
   for (const row of rows) {
     const entry = toEntry(row);
-    editor.push(entry);
+    editor.push({ ...entry, problems: problems.get(row.id) ?? [] });
     if (row.publishedFields === null) continue;
     visitor.push({
       ...entry,

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Strict, Timestamp } from '../../http/schemas.js';
-import { FIELD_TYPES } from './field-types.js';
+import { FieldDeclarationDoc } from './field-declaration.schemas.js';
 import { LIMITS } from './limits.js';
 
 /** A page path such as "/" or "/blog/hello"; sent URL-encoded in paths ("/" becomes %2F). */
@@ -30,12 +30,23 @@ export const Key = Type.String({
   pattern: '^[^\\u0000-\\u001f\\u007f]+$',
 });
 
-export const FieldType = Type.Union(
-  FIELD_TYPES.map((t) => Type.Literal(t)),
-  { examples: ['text'] },
+/**
+ * A field declaration as the route validates it: `{ key, type }` and any options. What each type and
+ * option means is checked by the service (field-declarations.ts), which names every problem with its
+ * path and answers an unknown type in one sentence; a union validated here would answer a list of
+ * "must be equal to constant" per type instead. The document shows the real shape, the
+ * `FieldDeclaration` union by `type` (`x-documented-as`, src/http/openapi-components.ts).
+ */
+export const FieldDeclaration = Type.Object(
+  { key: Key, type: Type.String({ minLength: 1, maxLength: 32 }) },
+  { additionalProperties: true, 'x-documented-as': FieldDeclarationDoc },
 );
 
-export const FieldDeclaration = Strict({ key: Key, type: FieldType });
+/** A stored declaration in an answer: every option kept (fast-json-stringify would drop unknown ones). */
+const StoredDeclaration = Type.Object(
+  { key: Type.String(), type: Type.String() },
+  { additionalProperties: true, 'x-documented-as': FieldDeclarationDoc },
+);
 
 const componentExample = {
   componentId: 'Hero',
@@ -88,7 +99,7 @@ export const SyncResult = Type.Object(
 
 const DefinitionShape = Type.Object({
   componentId: Type.String(),
-  fields: Type.Array(Type.Object({ key: Type.String(), type: Type.String() })),
+  fields: Type.Array(StoredDeclaration),
 });
 
 export const DryRunResult = Type.Object(
@@ -144,7 +155,7 @@ export const Definition = Type.Object(
   {
     componentId: Type.String(),
     instanceKey: Type.String(),
-    fields: Type.Array(Type.Object({ key: Type.String(), type: Type.String() })),
+    fields: Type.Array(StoredDeclaration),
     updatedAt: Timestamp,
   },
   { title: 'Definition', examples: [{ ...componentExample, updatedAt: '2026-11-21T09:30:00.000Z' }] },

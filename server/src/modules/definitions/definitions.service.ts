@@ -11,6 +11,7 @@ import { recordActivity } from '../activity/activity.repository.js';
 import type { WindowLimiter } from '../rate-limits/window-limiter.js';
 import * as repo from './definitions.repository.js';
 import type { DefinitionRow } from './definitions.table.js';
+import { checkDeclarations, defaultsOf } from './field-declarations.js';
 import { LIMITS } from './limits.js';
 import {
   type ComponentInput,
@@ -44,11 +45,14 @@ export interface DefinitionsDeps {
  * for field types, so definitions must not import content back): each definition has an entry.
  */
 export interface EntryStubs {
-  /** Creates an empty draft entry for each component that has none; returns the instance keys created. */
+  /**
+   * Creates a draft entry for each component that has none, its working copy the declared `defaults`
+   * (§13; empty without any); returns the instance keys created.
+   */
   create(
     trx: Tx,
     page: { projectId: string; pageId: string },
-    components: { instanceKey: string; componentId: string }[],
+    components: { instanceKey: string; componentId: string; defaults: Record<string, unknown> }[],
     now: string,
   ): Promise<string[]>;
   /** The project's pages (with a definition or an entry), for the page cap. */
@@ -63,13 +67,10 @@ export interface EntryStubs {
 }
 
 /**
- * The declared type of each field of one component instance, from its definition's `fields` column
- * (null: none declared, an empty map). Content reads that column with the entry it locks.
+ * The declarations of one component instance, from its definition's `fields` column (null: none
+ * declared, an empty map). Content reads that column with the entry it locks.
  */
-export function fieldTypesOf(definitionFields: string | null): Map<string, string> {
-  const fields = definitionFields ? (JSON.parse(definitionFields) as { key: string; type: string }[]) : [];
-  return new Map(fields.map((f) => [f.key, f.type]));
-}
+export { declarationsOf } from './field-values.js';
 
 /**
  * What the content module needs of definitions for pages (handed over in app.ts): the per-page
@@ -90,8 +91,8 @@ function checkPageId(pageId: string): void {
   if (problem) throw validationFailed(`The page id ${problem}.`, [{ path: 'body.pageId', message: problem }]);
 }
 
-/** Duplicates inside one request are the caller's mistake: say which. */
-function checkDuplicates(components: ComponentInput[]): void {
+/** Duplicates inside one request, and declarations that break §13, are the caller's mistake: say which. */
+function checkComponents(components: ComponentInput[]): void {
   const problems: FieldProblem[] = [];
   const keys = new Set<string>();
   components.forEach((c, i) => {
@@ -104,6 +105,7 @@ function checkDuplicates(components: ComponentInput[]): void {
         problems.push({ path: `body.components.${i}.fields.${j}.key`, message: 'is declared twice' });
       fieldKeys.add(f.key);
     });
+    problems.push(...checkDeclarations(c.fields, `body.components[${i}].fields`));
   });
   if (problems.length > 0) throw validationFailed('The components are not valid.', problems);
 }
@@ -145,7 +147,7 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
     async sync(projectId: string, request: SyncRequest) {
       const { pageId, components } = request;
       checkPageId(pageId);
-      checkDuplicates(components);
+      checkComponents(components);
       const scope = await scopeFor(projectId, request.actor.type === 'site' ? 'site' : 'member');
       const plan = planSync(
         (await repo.definitionsOfPage(db, projectId, pageId)).map(toStored),
@@ -192,7 +194,12 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
             updatedAt: now,
           })),
         );
-        const created = await entries.create(trx, { projectId, pageId }, writes, now);
+        const created = await entries.create(
+          trx,
+          { projectId, pageId },
+          writes.map((w) => ({ ...w, defaults: defaultsOf(w.fields) })),
+          now,
+        );
         // A live entry whose component changed shows differently to visitors: drop the cached page.
         // Only a full sync gets here with a new componentId; an additive one keeps the stored one.
         const priorComponent = new Map(storedRows.map((d) => [d.instanceKey, d.componentId]));
@@ -239,7 +246,7 @@ export function createDefinitionsService(db: Db, bus: ChangeBus, entries: EntryS
         .map((r) => ({
           componentId: r.componentId,
           instanceKey: r.instanceKey,
-          fields: JSON.parse(r.fields) as { key: string; type: string }[],
+          fields: JSON.parse(r.fields) as FieldDeclaration[],
           updatedAt: r.updatedAt,
         }));
     },

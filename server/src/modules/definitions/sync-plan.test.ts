@@ -92,4 +92,33 @@ describe('planSync', () => {
     assert.deepEqual(planSync([hero], [reordered], 'additive').writes, []);
     assert.equal(planSync([hero], [reordered], 'full').writes.length, 1);
   });
+
+  it('a changed nested field is a change under full, and refused under additive', () => {
+    const list = (required: boolean) => ({
+      instanceKey: 'items',
+      componentId: 'Items',
+      fields: [{ key: 'items', type: 'list', fields: [{ key: 't', type: 'text', required }] }],
+    });
+    assert.equal(planSync([list(false)], [list(true)], 'full').changed.length, 1);
+    const additive = planSync([list(false)], [list(true)], 'additive');
+    assert.deepEqual(additive.writes, []);
+    assert.match(additive.rejected[0]?.reason ?? '', /keeps its declaration/);
+  });
+
+  it('additive stores an added field without rules or default, and a new definition without defaults', () => {
+    const sent = {
+      ...hero,
+      fields: [...hero.fields, { key: 'cta', type: 'text', required: true, default: 'Buy', label: 'CTA' }],
+    };
+    const plan = planSync([hero], [sent], 'additive');
+    assert.deepEqual(plan.writes[0]?.fields.at(-1), { key: 'cta', type: 'text', label: 'CTA' });
+    const fresh = planSync([], [{ ...sent, instanceKey: 'new' }], 'additive');
+    assert.deepEqual(fresh.writes[0]?.fields.at(-1), {
+      key: 'cta',
+      type: 'text',
+      required: true,
+      label: 'CTA',
+    });
+    assert.equal(planSync([], [{ ...sent, instanceKey: 'new' }], 'full').rejected.length, 0);
+  });
 });

@@ -1,3 +1,9 @@
+import { canonicalJson } from '../../shared/canonical.js';
+import { optionsPresent, withoutOptions } from './field-declarations.js';
+import { type FieldDeclaration, RULE_OPTIONS } from './field-types.js';
+
+export type { FieldDeclaration };
+
 /**
  * What a definitions sync would do to a page, computed without touching the database (contract §11).
  * Pure, so the real sync and `?dryRun=true` share one rule and the rule has unit tests beside it.
@@ -6,12 +12,11 @@
  * definition replaces the stored one. `additive` (the publishable key, the default mode): new
  * definitions and new fields are taken; a changed componentId, a changed field type and a field left
  * out are kept as stored and reported in `rejected`, so a public key cannot restructure live content.
+ * A stored field's declaration is compared whole, nested fields included (§13: a changed nested field
+ * is a change). Additive also holds back what a public key must not set (§17): the rules of a field it
+ * adds to an existing definition, and every `default` (strangers must not put text into stubs a bulk
+ * publish would make live); both are listed in `rejected`.
  */
-
-export interface FieldDeclaration {
-  key: string;
-  type: string;
-}
 
 export interface ComponentInput {
   componentId: string;
@@ -42,9 +47,32 @@ export interface SyncPlan {
   rejected: { instanceKey: string; reason: string }[];
 }
 
-/** Stored form of fields: key order fixed, so an identical resend compares equal. */
-export const fieldsJson = (fields: FieldDeclaration[]): string =>
-  JSON.stringify(fields.map((f) => ({ key: f.key, type: f.type })));
+/**
+ * Stored form of fields: canonical JSON (keys sorted), so an identical resend compares equal. A
+ * declaration of part one (`{ key, type }`) is stored exactly as before.
+ */
+export const fieldsJson = (fields: FieldDeclaration[]): string => canonicalJson(fields);
+
+const declarationJson = (d: FieldDeclaration): string => canonicalJson(d);
+const DEFAULT = new Set(['default']);
+const RULES_AND_DEFAULT = new Set<string>([...RULE_OPTIONS, 'default']);
+const AUTHORITY = "set them with a member's session or a write-key sync";
+
+/** A field the publishable key sends, without what it may not set there; what was held back is listed. */
+function heldBack(
+  field: FieldDeclaration,
+  drop: ReadonlySet<string>,
+  instanceKey: string,
+  rejected: SyncPlan['rejected'],
+): FieldDeclaration {
+  const present = optionsPresent(field, [...drop]);
+  if (present.length === 0) return field;
+  rejected.push({
+    instanceKey,
+    reason: `field "${field.key}" is stored without ${present.join(', ')}: the publishable key cannot set ${present.length === 1 ? 'it' : 'them'} here; ${AUTHORITY}.`,
+  });
+  return withoutOptions(field, drop);
+}
 
 const sameShape = (a: DefinitionShape, b: DefinitionShape) =>
   a.componentId === b.componentId && fieldsJson(a.fields) === fieldsJson(b.fields);
@@ -71,13 +99,21 @@ function mergeAdditive(stored: StoredDefinition, sent: ComponentInput, rejected:
         instanceKey,
         reason: `field "${field.key}" keeps type "${field.type}": the publishable key cannot change it to "${next.type}".`,
       });
+    } else if (declarationJson(next) !== declarationJson(field)) {
+      rejected.push({
+        instanceKey,
+        reason: `field "${field.key}" keeps its declaration: the publishable key cannot change its options, rules or nested fields.`,
+      });
     }
   }
   const storedKeys = new Set(stored.fields.map((f) => f.key));
+  const added = sent.fields
+    .filter((f) => !storedKeys.has(f.key))
+    .map((f) => heldBack(f, RULES_AND_DEFAULT, instanceKey, rejected));
   return {
     componentId: stored.componentId,
     // Stored fields keep their place; new ones follow in the order sent.
-    fields: [...stored.fields, ...sent.fields.filter((f) => !storedKeys.has(f.key))],
+    fields: [...stored.fields, ...added],
   };
 }
 
@@ -86,8 +122,15 @@ export function planSync(stored: StoredDefinition[], sent: ComponentInput[], sco
   const plan: SyncPlan = { writes: [], created: [], changed: [], rejected: [] };
   for (const component of sent) {
     const before = byKey.get(component.instanceKey);
-    const sentShape = { componentId: component.componentId, fields: component.fields };
+    let sentShape = { componentId: component.componentId, fields: component.fields };
     if (!before) {
+      if (scope === 'additive') {
+        // A new definition keeps its rules; its defaults are the publishable key's to ignore (§17).
+        const fields = component.fields.map((f) =>
+          heldBack(f, DEFAULT, component.instanceKey, plan.rejected),
+        );
+        sentShape = { ...sentShape, fields };
+      }
       plan.writes.push({ instanceKey: component.instanceKey, ...sentShape, isNew: true });
       plan.created.push(component.instanceKey);
       continue;

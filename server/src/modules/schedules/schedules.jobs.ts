@@ -145,7 +145,9 @@ export function runDueSchedules(work: ScheduledWork): SweepJob {
       if (!claimed || isDatabaseUnavailable(err)) throw err;
       skip.push(claimed.id);
       if (err instanceof AppError) {
-        await repo.failPending(ctx.db, claimed.id, executedAt(cutoff), err.message);
+        // Rules refused a publish (422): the problems are kept beside the sentence (contract §17).
+        const problems = err.code === 'unpublishable' ? JSON.stringify(err.details) : null;
+        await repo.failPending(ctx.db, claimed.id, executedAt(cutoff), err.message, problems);
         logOutcome(ctx, claimed, err.message);
       } else {
         ctx.log.error(

@@ -139,10 +139,16 @@ export async function finishSchedule(
  * Marks a schedule failed outside the transaction that tried it (that one rolled back). Only while it
  * is still pending: another worker may have run it since.
  */
-export async function failPending(db: DbOrTx, id: string, executedAt: string, error: string): Promise<void> {
+export async function failPending(
+  db: DbOrTx,
+  id: string,
+  executedAt: string,
+  error: string,
+  problems: string | null = null,
+): Promise<void> {
   await db
     .updateTable('schedules')
-    .set({ status: 'failed', executedAt, error })
+    .set({ status: 'failed', executedAt, error, problems })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Strict, Timestamp } from '../../http/schemas.js';
+import { PublishProblem, Strict, Timestamp } from '../../http/schemas.js';
 import { PageId } from '../definitions/definitions.schemas.js';
 
 const Action = Type.Union([Type.Literal('publish'), Type.Literal('unpublish')], {
@@ -74,8 +74,14 @@ export const Schedule = Type.Object(
     }),
     error: Type.Union([Type.String(), Type.Null()], {
       description:
-        'Why it failed (`failed` only): the entry or page was gone, or the creator was no longer an editor or admin.',
+        'Why it failed (`failed` only), in one sentence: the entry or page was gone, the creator was no longer an editor or admin, or the content broke rules of its definition.',
     }),
+    problems: Type.Optional(
+      Type.Array(PublishProblem, {
+        description:
+          'Only when rules refused the publish (`422 unpublishable` at run time): every problem, as the 422 lists them.',
+      }),
+    ),
   },
   {
     title: 'Schedule',

@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from '../../db/database.js';
-import { AppError, notFound } from '../../shared/errors.js';
+import { AppError, notFound, type PublishProblem } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { UserActor } from '../../shared/principals.js';
 import { isoAt } from '../../shared/time.js';
@@ -37,6 +37,7 @@ export function toSchedule(row: ScheduleRow) {
     createdAt: row.createdAt,
     executedAt: row.executedAt,
     error: row.error,
+    ...(row.problems !== null && { problems: JSON.parse(row.problems) as PublishProblem[] }),
   };
 }
 
@@ -97,6 +98,7 @@ export function createSchedulesService(db: Db, targets: ScheduleTargets) {
           createdAt: isoAt(now),
           executedAt: null,
           error: null,
+          problems: null,
         };
         await repo.insertSchedule(trx, row);
         await recordActivity(

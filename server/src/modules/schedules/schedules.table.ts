@@ -7,7 +7,7 @@ export type ScheduleStatus = 'pending' | 'done' | 'failed' | 'canceled';
  * A publish or unpublish to run at `at` (contract §9): of one entry (`entryId`) or of every draft of a
  * page (`pageId`); exactly one of the two is set. `createdBy` is the member it runs for, with the
  * email it had then (as history rows keep it). `executedAt` is when the worker ran it (done or
- * failed); `error` why it failed.
+ * failed); `error` why it failed, and `problems` every rule it broke when rules refused it.
  */
 export interface SchedulesTable {
   id: string;
@@ -24,6 +24,8 @@ export interface SchedulesTable {
   createdAt: string;
   executedAt: string | null;
   error: string | null;
+  /** A publish refused by rules: JSON `[{ entryId, locale, path, message }]` (contract §17); else null. */
+  problems: string | null;
 }
 
 export type ScheduleRow = Selectable<SchedulesTable>;

@@ -1,0 +1,178 @@
+import { randomInt } from 'node:crypto';
+import type { FieldProblem } from '../../shared/errors.js';
+import {
+  expectedOf,
+  type FieldDeclaration,
+  type FieldTypeSpec,
+  ownOf,
+  specOf,
+  type ValueContext,
+} from './field-types.js';
+
+/**
+ * Applies the field types (field-types.ts) to an entry's values: the shape of what a write brings
+ * (400, contract §13) and, at publish, the shape and rules of the whole working copy (422). One walk
+ * serves both, so a container checks its items the same way in either phase.
+ */
+
+/** An entry's top-level declarations by key (none: an empty map). */
+export type Declarations = ReadonlyMap<string, FieldDeclaration>;
+
+const NO_DECLARATIONS: Declarations = new Map();
+/** Parsed declarations by their stored JSON: a page's entries share few definitions, and every write reads one. */
+const parsed = new Map<string, Declarations>();
+
+/** The declarations of a definition's `fields` column (null: no definition). */
+export function declarationsOf(definitionFields: string | null): Declarations {
+  if (!definitionFields) return NO_DECLARATIONS;
+  let known = parsed.get(definitionFields);
+  if (!known) {
+    const fields = JSON.parse(definitionFields) as FieldDeclaration[];
+    known = new Map(fields.map((f) => [f.key, f]));
+    if (parsed.size >= 500) parsed.clear();
+    parsed.set(definitionFields, known);
+  }
+  return known;
+}
+
+/** Whether a declared value holds nested fields (object, list, blocks): its size is bounded by the entry's. */
+export const holdsItems = (d: FieldDeclaration | undefined): boolean =>
+  d !== undefined && specOf(d.type)?.children !== undefined;
+
+/** A `link` to a page of this project: whether the page exists is one query for all of them. */
+export interface PageLink {
+  path: string;
+  pageId: string;
+}
+
+/** A reference id written, for the check of its target (issue 34 item 4 plugs in there). */
+export interface ReferenceWritten {
+  path: string;
+  id: string;
+  componentIds: string[] | undefined;
+}
+
+export interface ValueReport {
+  problems: FieldProblem[];
+  links: PageLink[];
+  references: ReferenceWritten[];
+}
+
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** A `_key` the server assigns (§17): 12 random characters of [A-Za-z0-9]. */
+export function newItemKey(): string {
+  let key = '';
+  for (let i = 0; i < 12; i++) key += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  return key;
+}
+const ITEM_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Empty as the rules see it (§13): missing, null or "", and [] for a value that counts items. */
+function isEmpty(value: unknown, spec: FieldTypeSpec, d: FieldDeclaration): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  return Array.isArray(value) && value.length === 0 && spec.counts?.(d) === true;
+}
+
+function context(phase: ValueContext['phase'], report: ValueReport): ValueContext {
+  const ctx: ValueContext = {
+    phase,
+    fail: (path, message) => {
+      report.problems.push({ path, message });
+    },
+    walkObject(fields, value, path, allowed) {
+      const declared = new Set(fields.map((f) => f.key));
+      for (const key of Object.keys(value)) {
+        if (!declared.has(key) && !allowed.includes(key))
+          ctx.fail(`${path}.${key}`, 'is not a declared field');
+      }
+      for (const f of fields) checkValue(f, ownOf(value, f.key), `${path}.${f.key}`, ctx);
+    },
+    itemKey(item, path, seen) {
+      if (item._key === undefined) {
+        if (phase === 'publish') return ctx.fail(`${path}._key`, 'is missing');
+        item._key = newItemKey();
+      }
+      const key = item._key;
+      if (typeof key !== 'string' || !ITEM_KEY.test(key)) {
+        return ctx.fail(`${path}._key`, 'must be 1 to 64 characters of [A-Za-z0-9_-]');
+      }
+      if (seen.has(key))
+        ctx.fail(`${path}._key`, `repeats "${key}": each item's _key is distinct in its array`);
+      seen.add(key);
+    },
+    linkedPage: (path, pageId) => {
+      report.links.push({ path, pageId });
+    },
+    referenced: (path, id, d) => {
+      report.references.push({ path, id, componentIds: d.componentIds as string[] | undefined });
+    },
+  };
+  return ctx;
+}
+
+/** Checks one value against its declaration, reporting through `ctx`. */
+function checkValue(d: FieldDeclaration, value: unknown, path: string, ctx: ValueContext): void {
+  const spec = specOf(d.type);
+  if (!spec) return; // never stored: declarations are checked at sync
+  if (ctx.phase === 'publish' && isEmpty(value, spec, d)) {
+    if (d.required === true) ctx.fail(path, 'is required');
+    else if (spec.counts?.(d) && typeof d.min === 'number' && d.min > 0)
+      ctx.fail(path, `must have at least ${d.min}`);
+    return;
+  }
+  if (value === undefined || value === null) return;
+  const report = { before: 0 };
+  const probe: ValueContext = {
+    ...ctx,
+    fail: (p, m) => {
+      report.before += 1;
+      ctx.fail(p, m);
+    },
+  };
+  if (!spec.shape(value, d, path, probe)) {
+    ctx.fail(path, `must be ${expectedOf(spec, d)} (field type "${d.type}")`);
+    return;
+  }
+  if (ctx.phase === 'publish' && report.before === 0) spec.rules?.(value, d, path, ctx);
+}
+
+/**
+ * The shape of what a write brings (§17: judged on what the write introduces): each sent value of a
+ * declared key, `null`s aside (they remove the key). `_key`s missing from list items and blocks are
+ * assigned in place. Undeclared top-level keys are accepted as part one did.
+ */
+export function checkWrite(
+  declared: Declarations,
+  values: Record<string, unknown>,
+  prefix: string,
+): ValueReport {
+  const report: ValueReport = { problems: [], links: [], references: [] };
+  const ctx = context('write', report);
+  for (const [key, value] of Object.entries(values)) {
+    const d = declared.get(key);
+    if (d && value !== null) checkValue(d, value, `${prefix}.${key}`, ctx);
+  }
+  return report;
+}
+
+/**
+ * What would stop a publish of `fields` (§13): every declared field's shape and rules, on the whole
+ * copy. `links` still need their pages looked up (content does it, one query for many entries).
+ */
+export function checkPublish(declared: Declarations, fields: Record<string, unknown>): ValueReport {
+  const report: ValueReport = { problems: [], links: [], references: [] };
+  const ctx = context('publish', report);
+  for (const d of declared.values()) checkValue(d, ownOf(fields, d.key), `fields.${d.key}`, ctx);
+  return report;
+}
+
+/**
+ * A declaration's `default` (§13): it must fit the field's shape and rules. List items and blocks get
+ * their `_key`s here, once, so every stub made from it holds the same items.
+ */
+export function checkDefault(d: FieldDeclaration, value: unknown, path: string): FieldProblem[] {
+  const report: ValueReport = { problems: [], links: [], references: [] };
+  checkValue(d, value, path, context('write', report));
+  if (report.problems.length === 0) checkValue(d, value, path, context('publish', report));
+  return report.problems;
+}

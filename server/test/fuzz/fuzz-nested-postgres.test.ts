@@ -1,0 +1,3 @@
+import { nestedFuzzSuite } from './nested.js';
+
+nestedFuzzSuite('postgres');
