@@ -281,7 +281,7 @@ export async function buildApp({
   };
   const live = createLiveHub(changes, {
     ...liveLimits,
-    views: (projectId, pageId) => pageViews(db, projectId, pageId),
+    views: (projectId, pageId, drafts) => pageViews(db, projectId, pageId, drafts),
     log: app.log,
   });
   app.addHook('preClose', async () => live.close());

@@ -8,8 +8,11 @@ import { problemsOfRows } from './publish-rules.js';
 export interface PageViews {
   /** Visitors: entries with a published copy, showing it (the shape published-pages.ts serialises). */
   visitor: Entry[];
-  /** A member's session or a preview token: every entry, working fields, and its `problems` (contract §13). */
-  editor: Entry[];
+  /**
+   * A member's session or a preview token: every entry, working fields, and its `problems` (contract
+   * §13). Null when not asked for (no stream shows drafts): those checks stay off visitors' path.
+   */
+  editor: Entry[] | null;
 }
 
 /**
@@ -17,15 +20,23 @@ export interface PageViews {
  * change and fan it out to every stream, whichever view each one has. Built on toEntry so a field
  * added to entries reaches the streams too.
  */
-export async function pageViews(db: Db, projectId: string, pageId: string): Promise<PageViews> {
-  const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
+export async function pageViews(
+  db: Db,
+  projectId: string,
+  pageId: string,
+  /** Whether the editor view is wanted: its `problems` are computed only then (visitors never wait on them). */
+  drafts = true,
+): Promise<PageViews> {
+  const rows = drafts
+    ? await repo.entriesOfPageWithDeclarations(db, projectId, pageId)
+    : await repo.entriesOfPage(db, projectId, pageId);
   rows.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
-  const problems = await problemsOfRows(db, rows);
+  const problems = drafts ? await problemsOfRows(db, rows as repo.EntryWithDeclarations[]) : new Map();
   const editor: Entry[] = [];
   const visitor: Entry[] = [];
   for (const row of rows) {
     const entry = toEntry(row);
-    editor.push({ ...entry, problems: problems.get(row.id) ?? [] });
+    if (drafts) editor.push({ ...entry, problems: problems.get(row.id) ?? [] });
     if (row.publishedFields === null) continue;
     visitor.push({
       ...entry,
@@ -36,5 +47,5 @@ export async function pageViews(db: Db, projectId: string, pageId: string): Prom
       version: row.publishedVersion ?? row.version,
     });
   }
-  return { visitor, editor };
+  return { visitor, editor: drafts ? editor : null };
 }

@@ -32,8 +32,11 @@ export interface LiveSink {
 }
 
 export interface LiveOptions {
-  /** The page as each kind of caller sees it (the content module's pageViews). */
-  views(projectId: string, pageId: string): Promise<PageViews>;
+  /**
+   * The page as each kind of caller sees it (the content module's pageViews); `drafts`: a stream
+   * shows working copies, so the editor view (with its `problems`) is needed.
+   */
+  views(projectId: string, pageId: string, drafts: boolean): Promise<PageViews>;
   heartbeatMs: number;
   maxStreamsPerProject: number;
   maxBufferBytes: number;
@@ -109,10 +112,12 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     // Serialised once per view, not per stream.
     const json = (entries: Entry[]) => new Map(entries.map((e) => [e.id, JSON.stringify(e)]));
     const streams = [...watch.streams];
-    const editor = streams.some((s) => s.drafts) ? json(views.editor) : new Map<string, string>();
+    const editor = views.editor && streams.some((s) => s.drafts) ? json(views.editor) : null;
     const visitor = streams.some((s) => !s.drafts) ? json(views.visitor) : new Map<string, string>();
     for (const stream of streams) {
-      const now = stream.drafts ? editor : visitor;
+      // Loaded without the editor view: a drafts stream joined during the load, which loads again.
+      if (stream.drafts && !editor) continue;
+      const now = stream.drafts && editor ? editor : visitor;
       let chunk = '';
       for (const [id, text] of now) {
         if (stream.sent.get(id) !== text) chunk += sseEvent('entry', text);
@@ -134,7 +139,8 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
     try {
       do {
         watch.dirty = false;
-        const views = await options.views(watch.projectId, watch.pageId);
+        const drafts = [...watch.streams].some((s) => s.drafts);
+        const views = await options.views(watch.projectId, watch.pageId, drafts);
         if (!closed) fanOut(watch, views);
       } while (watch.dirty && watch.streams.size > 0 && !closed);
     } catch (err) {
