@@ -13,11 +13,11 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../../lib/api';
 import { useApi } from '../../auth/api/session';
-import { pageKeys, pagePath } from '../../pages/api/pages.api';
+import { pagePath } from '../../pages/api/pages.api';
 import { usePreviewBridge } from '../../preview/components/PreviewContext';
 import { ScheduleButton } from '../../schedules/components/ScheduleButton';
 import {
@@ -26,11 +26,16 @@ import {
   type Definition,
   type Entry,
   entryKeys,
-  entryWrites,
   isConflict,
   type Site,
   whoChanged,
 } from '../api/entries.api';
+import {
+  unpublishableProblems,
+  useRemoveEntry,
+  useSaveEntry,
+  useUnpublishEntry,
+} from '../api/entry-mutations';
 import { type Draft, drafts } from '../lib/drafts';
 import {
   type FieldType,
@@ -44,6 +49,10 @@ import {
 } from '../lib/fields';
 import { ConflictAlert } from './ConflictAlert';
 import { FieldControl } from './FieldControl';
+import { type Decl, ProblemsContext, problemsOf } from './structured/decl';
+
+/** A problem's top-level field: `fields.features[2].title` → `features`. */
+const fieldOfPath = (path: string) => /^fields\.([^.[]+)/.exec(path)?.[1] ?? null;
 
 type Action = 'save' | 'publish' | 'unpublish';
 
@@ -84,14 +93,30 @@ export const EntryCard = memo(function EntryCard({
   const { projectId } = site;
   const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id));
   const [restored] = useState(() => draft !== null);
-  const [busy, setBusy] = useState<Action | 'delete' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The problems of a refused publish (422) and the field values they were found in.
+  const [refused, setRefused] = useState<{
+    problems: { path: string; message: string }[];
+    basis: Record<string, unknown>;
+  } | null>(null);
+  const saveEntry = useSaveEntry(site);
+  const unpublishEntry = useUnpublishEntry(site);
+  const removeEntry = useRemoveEntry(site);
+  const busy: Action | 'delete' | null = saveEntry.isPending
+    ? saveEntry.variables?.publish
+      ? 'publish'
+      : 'save'
+    : unpublishEntry.isPending
+      ? 'unpublish'
+      : removeEntry.isPending
+        ? 'delete'
+        : null;
   const [conflict, setConflict] = useState<(ChangedBy & { action: Action }) | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // Bumped when the server's copy replaces what the controls show (the rich text editor keeps its own state).
   const [generation, setGeneration] = useState(0);
 
-  const declared = (definition?.fields ?? []).filter((f): f is { key: string; type: FieldType } =>
+  const declared = ((definition?.fields ?? []) as Decl[]).filter((f): f is Decl & { type: FieldType } =>
     isFieldType(f.type),
   );
   const declaredKeys = new Set(declared.map((f) => f.key));
@@ -155,13 +180,17 @@ export const EntryCard = memo(function EntryCard({
     .map((f) => [f.key, toWire(f.type, edits[f.key]!)] as const)
     .filter(([, w]) => !w.ok);
 
-  const apply = (saved: Entry) => {
-    queryClient.setQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId), (list) =>
-      list?.map((e) => (e.id === saved.id ? saved : e)),
-    );
-    void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
-    void queryClient.invalidateQueries({ queryKey: entryKeys.history(projectId, entry.id) });
-  };
+  // Rules (contract §17): the API's `problems` of the stored copy, or a refused publish's. A problem is
+  // shown while its field still holds the value it was found in: an edit hides it until the next answer.
+  const working = workingFields(entry.fields, declared, edits);
+  const ruleSource = refused ?? { problems: entry.problems ?? [], basis: entry.fields };
+  const shownRules = ruleSource.problems.filter((p) => {
+    const key = fieldOfPath(p.path);
+    return key === null || sameValue(working[key], ruleSource.basis[key]);
+  });
+  const shownRulesKey = JSON.stringify(shownRules);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the list changes only when its JSON does
+  const ruleProblems = useMemo(() => problemsOf(shownRules), [shownRulesKey]);
 
   const run = async (action: Action, overVersion?: number) => {
     setError(null);
@@ -176,41 +205,43 @@ export const EntryCard = memo(function EntryCard({
         if (w?.ok) fields[f.key] = w.value;
       }
     }
-    setBusy(action);
     try {
-      const writes = entryWrites(api, site);
       if (action === 'unpublish') {
         const base = overVersion ?? entry.version;
-        const saved = await writes.unpublish(entry.id, base);
+        const saved = await unpublishEntry.mutateAsync({ entryId: entry.id, version: base });
         // Unpublishing leaves the working copy alone, so pending edits still apply to the new version.
         if (draft && draft.version === base) setDraft({ ...draft, version: saved.version });
-        apply(saved);
       } else {
-        const saved = await writes.save(
-          entry.id,
+        await saveEntry.mutateAsync({
+          entryId: entry.id,
           fields,
-          action === 'publish',
-          overVersion ?? draft?.version ?? entry.version,
-        );
+          publish: action === 'publish',
+          version: overVersion ?? draft?.version ?? entry.version,
+        });
         setDraft(null);
+        setRefused(null);
         // The site sees the saved copy through its live updates from now on.
         preview?.forget(entry.id);
-        apply(saved);
       }
       setConflict(null);
       notifications.show({
         message: `${entry.instanceKey}: ${action === 'save' ? 'draft saved' : action === 'publish' ? 'published' : 'unpublished'}`,
       });
     } catch (err) {
-      if (isConflict(err)) {
+      const rules = unpublishableProblems(err, entry.id);
+      if (rules) {
+        // Nothing was written (contract §17): the edits stay, the problems show at their fields.
+        setRefused({ problems: rules, basis: working });
+        setError(
+          `Not published: ${rules.length} ${rules.length === 1 ? 'problem' : 'problems'} to fix, shown at the fields. Save draft keeps your changes meanwhile.`,
+        );
+      } else if (isConflict(err)) {
         const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
         setConflict({ action, ...by, currentVersion: currentVersionOf(err) });
       } else if (!(err instanceof ApiError && err.status === 401)) {
         // A 401 brings the sign-in back (the session provider); the draft stays in storage.
         setError(messageOf(err));
       }
-    } finally {
-      setBusy(null);
     }
   };
 
@@ -228,20 +259,15 @@ export const EntryCard = memo(function EntryCard({
   };
 
   const remove = async () => {
-    setBusy('delete');
     setError(null);
     try {
-      await entryWrites(api, site).remove(entry.id);
+      await removeEntry.mutateAsync({ entryId: entry.id, pageId: entry.pageId });
       setConfirmDelete(false);
       drafts.remove(projectId, entry.id);
       notifications.show({ message: `${entry.instanceKey}: deleted` });
-      await queryClient.invalidateQueries({ queryKey: entryKeys.page(projectId, entry.pageId) });
-      void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
     } catch (err) {
       setConfirmDelete(false);
       if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
-    } finally {
-      setBusy(null);
     }
   };
 
@@ -307,38 +333,46 @@ export const EntryCard = memo(function EntryCard({
           />
         )}
 
-        <Stack key={generation} gap="sm">
-          {!definition && (
-            <Text size="sm" c="dimmed">
-              No definition declares this entry's fields: they are shown as stored, read-only.
-            </Text>
-          )}
-          {declared.map((f) => {
-            const problem = problems.find(([k]) => k === f.key)?.[1];
-            return (
-              <FieldControl
-                key={f.key}
-                fieldKey={f.key}
-                type={f.type}
-                projectId={projectId}
-                value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
-                error={problem && !problem.ok ? problem.error : null}
-                onChange={(v) => change(f.key, f.type, v)}
+        <ProblemsContext.Provider value={ruleProblems}>
+          <Stack key={generation} gap="sm">
+            {!definition && (
+              <Text size="sm" c="dimmed">
+                No definition declares this entry's fields: they are shown as stored, read-only.
+              </Text>
+            )}
+            {declared.map((f) => {
+              const problem = problems.find(([k]) => k === f.key)?.[1];
+              const messages = [
+                ...(problem && !problem.ok ? [problem.error] : []),
+                ...ruleProblems.at(`fields.${f.key}`),
+              ];
+              return (
+                <FieldControl
+                  key={f.key}
+                  fieldKey={f.key}
+                  type={f.type}
+                  declaration={f}
+                  site={site}
+                  projectId={projectId}
+                  value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
+                  error={messages.length > 0 ? messages.join('; ') : null}
+                  onChange={(v) => change(f.key, f.type, v)}
+                />
+              );
+            })}
+            {undeclared.map((key) => (
+              <JsonInput
+                key={key}
+                label={key}
+                description="Not declared by the component: shown as stored, read-only"
+                value={JSON.stringify(entry.fields[key], null, 2)}
+                readOnly
+                rows={jsonRows(JSON.stringify(entry.fields[key], null, 2), 2, 10)}
+                ff="monospace"
               />
-            );
-          })}
-          {undeclared.map((key) => (
-            <JsonInput
-              key={key}
-              label={key}
-              description="Not declared by the component: shown as stored, read-only"
-              value={JSON.stringify(entry.fields[key], null, 2)}
-              readOnly
-              rows={jsonRows(JSON.stringify(entry.fields[key], null, 2), 2, 10)}
-              ff="monospace"
-            />
-          ))}
-        </Stack>
+            ))}
+          </Stack>
+        </ProblemsContext.Provider>
 
         <Group>
           <Button
@@ -353,9 +387,22 @@ export const EntryCard = memo(function EntryCard({
             onClick={() => void run('publish')}
             disabled={!dirty && entry.status === 'published'}
             loading={busy === 'publish'}
+            aria-describedby={shownRules.length > 0 ? `${titleId}-rules` : undefined}
+            rightSection={
+              shownRules.length > 0 ? (
+                <Badge color="red" variant="white" c="red.9" size="sm" aria-hidden>
+                  {shownRules.length}
+                </Badge>
+              ) : undefined
+            }
           >
             Publish
           </Button>
+          {shownRules.length > 0 && (
+            <Text size="sm" c="red.9" id={`${titleId}-rules`}>
+              {shownRules.length} {shownRules.length === 1 ? 'problem stops' : 'problems stop'} publishing
+            </Text>
+          )}
           <Button
             variant="default"
             onClick={() => void run('unpublish')}

@@ -1,0 +1,312 @@
+import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
+import { entryOf, folioForThisFile, newSite, patchEntry, syncPage, visitorEntries } from './support/folio';
+
+/**
+ * Issue 36: a control for every field type of contract §13, rules before publish, shared pages apart
+ * and a searched, paged pages list. A marketing page (a hero, a feature list, sections as blocks, a
+ * testimonial by reference) and a `@site` menu are synced through the API, filled by mouse and by
+ * keyboard, checked (a rule problem shown, then fixed), published and read back through the API.
+ */
+const folio = folioForThisFile();
+test.use({ timezoneId: 'Europe/Paris' });
+
+const HERO = {
+  componentId: 'Hero',
+  instanceKey: 'hero',
+  fields: [
+    {
+      key: 'headline',
+      type: 'text',
+      label: 'Headline',
+      help: 'Up to 60 characters',
+      required: true,
+      maxLength: 60,
+    },
+    {
+      key: 'variant',
+      type: 'select',
+      label: 'Variant',
+      options: [{ value: 'wide', label: 'Wide' }, { value: 'narrow', label: 'Narrow' }, { value: 'split' }],
+    },
+    {
+      key: 'theme',
+      type: 'select',
+      label: 'Theme',
+      options: ['sand', 'sea', 'forest', 'night', 'rose', 'slate'].map((value) => ({ value })),
+    },
+    {
+      key: 'tags',
+      type: 'select',
+      label: 'Tags',
+      multiple: true,
+      options: [{ value: 'new' }, { value: 'sale' }, { value: 'eco' }],
+    },
+    { key: 'launch', type: 'date', label: 'Launch day' },
+    { key: 'startsAt', type: 'datetime', label: 'Starts at' },
+    { key: 'accent', type: 'color', label: 'Accent' },
+    { key: 'cta', type: 'link', label: 'Call to action' },
+    { key: 'quote', type: 'reference', label: 'Testimonial', componentIds: ['Testimonial'] },
+    {
+      key: 'seo',
+      type: 'object',
+      label: 'SEO',
+      fields: [
+        { key: 'title', type: 'text', label: 'SEO title' },
+        { key: 'noindex', type: 'boolean', label: 'Hide from search engines' },
+      ],
+    },
+  ],
+};
+const FEATURES = {
+  componentId: 'Features',
+  instanceKey: 'features',
+  fields: [
+    {
+      key: 'items',
+      type: 'list',
+      label: 'Features',
+      fields: [
+        { key: 'title', type: 'text', label: 'Title', required: true },
+        { key: 'body', type: 'text', label: 'Body' },
+      ],
+    },
+  ],
+};
+const SECTIONS = {
+  componentId: 'Sections',
+  instanceKey: 'sections',
+  fields: [
+    {
+      key: 'sections',
+      type: 'blocks',
+      label: 'Sections',
+      blocks: [
+        {
+          componentId: 'Quote',
+          label: 'Quote',
+          fields: [{ key: 'text', type: 'text', label: 'Quote text' }],
+        },
+        {
+          componentId: 'Gallery',
+          label: 'Gallery',
+          fields: [
+            { key: 'caption', type: 'text', label: 'Caption' },
+            {
+              key: 'slides',
+              type: 'list',
+              label: 'Slides',
+              fields: [
+                { key: 'alt', type: 'text', label: 'Slide text' },
+                { key: 'tint', type: 'color', label: 'Tint' },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+const TESTIMONIAL = {
+  componentId: 'Testimonial',
+  instanceKey: 'ada',
+  fields: [{ key: 'said', type: 'text', label: 'Said' }],
+};
+const MENU = {
+  componentId: 'Menu',
+  instanceKey: 'menu',
+  fields: [
+    {
+      key: 'links',
+      type: 'list',
+      label: 'Links',
+      fields: [
+        { key: 'label', type: 'text', label: 'Label', required: true },
+        { key: 'target', type: 'link', label: 'Target' },
+      ],
+    },
+  ],
+};
+
+test('a marketing page and a @site menu: every control by mouse and keyboard, a rule problem shown then fixed, published and read back', async ({
+  page,
+}) => {
+  const site = await newSite(folio());
+  await syncPage(folio(), site, '/', [HERO, FEATURES, SECTIONS, TESTIMONIAL]);
+  await syncPage(folio(), site, '/pricing', [{ componentId: 'Note', instanceKey: 'note', fields: [] }]);
+  await syncPage(folio(), site, '@site', [MENU]);
+  const ada = await entryOf(folio(), site, '/', 'ada');
+  await patchEntry(folio(), site, site.admin.token, ada.id, {
+    fields: { said: 'Folio saved us a week' },
+    status: 'published',
+  });
+
+  await page.goto(folio().admin);
+  await signIn(page, site.admin.email);
+
+  // Shared pages apart; the site's pages searched.
+  const shared = page.getByRole('table', { name: 'Shared content' });
+  const pages = page.getByRole('table', { name: 'Site pages' });
+  await expect(shared.getByRole('link', { name: '@site' })).toBeVisible();
+  await expect(pages.getByRole('link', { name: '@site' })).toHaveCount(0);
+  await expect(pages.getByRole('link', { name: '/pricing' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'pages-shared-and-search');
+  await page.getByLabel('Search pages').fill('PRIC');
+  await expect(pages.getByRole('link', { name: '/', exact: true })).toHaveCount(0);
+  await expect(pages.getByRole('link', { name: '/pricing' })).toBeVisible();
+  await page.getByLabel('Search pages').fill('');
+  await pages.getByRole('link', { name: '/', exact: true }).click();
+
+  // The hero: choices, dates, colour, link, reference, object.
+  const hero = page.getByRole('region', { name: 'hero' });
+  await expect(hero.getByRole('radio', { name: 'Wide' })).toBeVisible(); // loaded on demand
+  await hero.getByRole('radio', { name: 'Wide' }).click(); // mouse
+  await hero.getByRole('radio', { name: 'Wide' }).press('ArrowRight'); // keyboard: the next option
+  await expect(hero.getByRole('radio', { name: 'Narrow' })).toBeChecked();
+  await hero.getByLabel('Theme').selectOption('night');
+  await hero.getByRole('checkbox', { name: 'sale' }).click();
+  await hero.getByRole('checkbox', { name: 'eco' }).focus();
+  await page.keyboard.press('Space');
+  await expect(hero.getByRole('checkbox', { name: 'eco' })).toBeChecked();
+  await hero.getByLabel('Launch day').fill('2026-12-01');
+  await expect(hero.getByText(/in Europe\/Paris \(UTC\+01:00\)/)).toBeVisible();
+  await hero.getByLabel('Starts at').fill('2026-12-01T09:30');
+  await hero.getByLabel('Accent: picker').fill('#ff0000');
+  await expect(hero.getByLabel('Accent: hex value')).toHaveValue('#ff0000');
+  await hero.getByLabel('Accent: hex value').fill('#1a2b');
+  await expect(hero.getByText('Enter a colour such as #1a2b3c')).toBeVisible();
+  await hero.getByLabel('Accent: hex value').pressSequentially('3c');
+  await expect(hero.getByText('Enter a colour such as #1a2b3c')).toHaveCount(0);
+  // Link: a page found by search (keyboard), then an address typed and back to the page.
+  await hero.getByLabel('Call to action: page').fill('/pri');
+  await page.getByRole('option', { name: '/pricing' }).click();
+  await expect(hero.getByLabel('Call to action: page')).toHaveValue('/pricing');
+  // Reference: searched and chosen; its title and status shown.
+  await hero.getByRole('button', { name: 'Search entries' }).click();
+  await hero.getByLabel('Component or text').fill('saved');
+  await hero.getByRole('button', { name: /Choose Folio saved us a week/ }).click();
+  await expect(hero.getByRole('link', { name: 'Folio saved us a week' })).toBeVisible();
+  await expect(hero.getByText('published', { exact: true })).toBeVisible();
+  await hero.getByLabel('SEO title').fill('Bread, daily');
+  await hero.getByRole('switch', { name: 'Hide from search engines' }).press('Space');
+
+  // Publish without the required headline: refused (422), the problem at the field, a count on Publish.
+  await hero.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(hero.getByRole('alert')).toContainText('Not published: 1 problem');
+  await expect(hero.getByText('is required')).toBeVisible();
+  await expect(hero.getByText('1 problem stops publishing')).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'hero-problem');
+  await hero.getByLabel('Headline').fill('Bread every morning');
+  await expect(hero.getByText('is required')).toHaveCount(0);
+  await hero.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(hero.getByText('unsaved changes')).toHaveCount(0);
+
+  // The feature list: add by mouse and keyboard, reorder by keyboard and by button, duplicate, remove.
+  const features = page.getByRole('region', { name: 'features' });
+  await features.getByRole('button', { name: 'Add to Features' }).click();
+  await features.getByRole('group', { name: 'Item 1' }).getByRole('textbox', { name: 'Title' }).fill('Fast');
+  await features.getByRole('button', { name: 'Add to Features' }).press('Enter');
+  await features.getByRole('group', { name: 'Item 2' }).getByRole('textbox', { name: 'Title' }).fill('Kind');
+  await features.getByRole('button', { name: 'Add to Features' }).click();
+  await features.getByRole('group', { name: 'Item 3' }).getByLabel('Body').fill('no title yet');
+  // Alt+↑ in "Kind" moves it first; the cursor stays in it.
+  await features
+    .getByRole('group', { name: 'Item 2: Kind' })
+    .getByRole('textbox', { name: 'Title' })
+    .press('Alt+ArrowUp');
+  await expect(features.getByRole('group', { name: /^Item \d/ }).first()).toHaveAccessibleName(
+    'Item 1: Kind',
+  );
+  await expect(
+    features.getByRole('group', { name: 'Item 1: Kind' }).getByRole('textbox', { name: 'Title' }),
+  ).toBeFocused();
+  await features.getByRole('button', { name: 'Move Item 1: Kind down' }).click();
+  await expect(features.getByRole('group', { name: /^Item \d/ }).first()).toHaveAccessibleName(
+    'Item 1: Fast',
+  );
+  await features.getByRole('button', { name: 'Duplicate Item 1: Fast' }).click();
+  await expect(features.getByRole('group', { name: /^Item \d/ })).toHaveCount(4);
+  await features.getByRole('button', { name: 'Remove Item 2: Fast' }).click();
+  await expect(features.getByRole('group', { name: /^Item \d/ })).toHaveCount(3);
+  await features.getByRole('button', { name: 'Item 1: Fast', exact: true }).click(); // collapse
+  await expect(
+    features.getByRole('group', { name: 'Item 1: Fast' }).getByRole('textbox', { name: 'Title' }),
+  ).toHaveCount(0);
+  await features.getByRole('button', { name: 'Item 1: Fast', exact: true }).press('Enter'); // open again
+  await features.getByRole('button', { name: 'Save draft' }).click();
+  await expect(features.getByText('unsaved changes')).toHaveCount(0);
+  // The third item has no title: the API's problem shows inside that item, and on Publish.
+  await expect(features.getByRole('group', { name: 'Item 3' })).toContainText('1 problem');
+  await expect(features.getByRole('group', { name: 'Item 3' }).getByText('is required')).toBeVisible();
+  await expect(features.getByText('1 problem stops publishing')).toBeVisible();
+  await features.getByRole('group', { name: 'Item 3' }).getByRole('textbox', { name: 'Title' }).fill('Local');
+  await features.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(features.getByText('unsaved changes')).toHaveCount(0);
+
+  // Sections: "Add section" menu by mouse and by keyboard; a gallery's nested list.
+  const sections = page.getByRole('region', { name: 'sections' });
+  await sections.getByRole('button', { name: 'Add section to Sections' }).click();
+  await page.getByRole('menuitem', { name: 'Quote' }).click();
+  await sections.getByLabel('Quote text').fill('Warm and crusty');
+  await sections.getByRole('button', { name: 'Add section to Sections' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Gallery' })).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const gallery = sections.getByRole('group', { name: /^Gallery/ });
+  await gallery.getByLabel('Caption').fill('Our ovens');
+  await gallery.getByRole('button', { name: 'Add to Slides' }).click();
+  await gallery.getByLabel('Slide text').fill('Morning');
+  await gallery.getByLabel('Tint: hex value').fill('#abc');
+  await expectAccessible(page);
+  await screenshot(page, 'blocks-nested');
+  await sections.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(sections.getByText('unsaved changes')).toHaveCount(0);
+
+  // The shared menu.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pages' }).click();
+  await page.getByRole('table', { name: 'Shared content' }).getByRole('link', { name: '@site' }).click();
+  const menu = page.getByRole('region', { name: 'menu' });
+  await menu.getByRole('button', { name: 'Add to Links' }).click();
+  await menu.getByLabel('Label').fill('Docs');
+  await menu.getByRole('radio', { name: 'An address' }).click();
+  await menu.getByLabel('Target: address').fill('https://example.com/docs');
+  await menu.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(menu.getByText('unsaved changes')).toHaveCount(0);
+  await screenshot(page, 'site-menu');
+
+  // Read back as visitors see it.
+  const home = Object.fromEntries(
+    (await visitorEntries(folio(), site, '/')).map((e) => [e.instanceKey, e.fields]),
+  );
+  expect(home.hero).toEqual({
+    headline: 'Bread every morning',
+    variant: 'narrow',
+    theme: 'night',
+    tags: ['sale', 'eco'],
+    launch: '2026-12-01',
+    startsAt: '2026-12-01T08:30:00Z',
+    accent: '#1a2b3c',
+    cta: { pageId: '/pricing' },
+    quote: ada.id,
+    seo: { title: 'Bread, daily', noindex: true },
+  });
+  const items = home.features!.items as { _key: string; title: string }[];
+  expect(items.map((i) => i.title)).toEqual(['Fast', 'Kind', 'Local']);
+  expect(new Set(items.map((i) => i._key)).size).toBe(3);
+  expect(home.sections!.sections).toEqual([
+    { _key: expect.any(String), _type: 'Quote', text: 'Warm and crusty' },
+    {
+      _key: expect.any(String),
+      _type: 'Gallery',
+      caption: 'Our ovens',
+      slides: [{ _key: expect.any(String), alt: 'Morning', tint: '#abc' }],
+    },
+  ]);
+  const [menuEntry] = await visitorEntries(folio(), site, '@site');
+  expect(menuEntry!.fields.links).toEqual([
+    { _key: expect.any(String), label: 'Docs', target: { href: 'https://example.com/docs' } },
+  ]);
+});
