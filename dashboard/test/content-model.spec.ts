@@ -310,3 +310,81 @@ test('a marketing page and a @site menu: every control by mouse and keyboard, a 
     { _key: expect.any(String), label: 'Docs', target: { href: 'https://example.com/docs' } },
   ]);
 });
+
+test('the pages list reads 50 pages at a time ("Load more") and searches by path; shared pages apart', async ({
+  page,
+}) => {
+  const site = await newSite(folio());
+  const note = [{ componentId: 'Note', instanceKey: 'note', fields: [{ key: 'text', type: 'text' }] }];
+  // 105 pages: the publishable key syncs at most 120 times a minute.
+  for (let i = 0; i < 105; i++) await syncPage(folio(), site, `/p-${String(i).padStart(3, '0')}`, note);
+  await syncPage(folio(), site, '@footer', note);
+
+  await page.goto(folio().admin);
+  await signIn(page, site.admin.email);
+  const pages = page.getByRole('table', { name: 'Site pages' });
+  const rows = pages.locator('tbody').getByRole('row');
+  await expect(rows).toHaveCount(50);
+  await expect(page.getByText('50 pages shown, more remain')).toBeVisible();
+  await page.getByRole('button', { name: 'Load more' }).click(); // mouse
+  await expect(rows).toHaveCount(100);
+  await page.getByRole('button', { name: 'Load more' }).press('Enter'); // keyboard
+  await expect(rows).toHaveCount(105);
+  await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+  await expect(page.getByRole('table', { name: 'Shared content' }).getByRole('link')).toHaveText(['@footer']);
+  await expect(pages.getByRole('link', { name: '@footer' })).toHaveCount(0);
+
+  await page.getByLabel('Search pages').fill('p-09');
+  await expect(rows).toHaveCount(10); // /p-090 … /p-099
+  await page.getByLabel('Search pages').fill('nothing-like-it');
+  await expect(page.getByText('No page’s path contains “nothing-like-it”.')).toBeVisible();
+  await screenshot(page, 'pages-search-empty');
+});
+
+test('a page publish refused by a rule (422): nothing published, the problem shown at its field', async ({
+  page,
+}) => {
+  const site = await newSite(folio());
+  await syncPage(folio(), site, '/', [HERO]);
+
+  await page.goto(folio().admin);
+  await signIn(page, site.admin.email);
+  await page.getByRole('table', { name: 'Site pages' }).getByRole('link', { name: '/', exact: true }).click();
+  await page.getByRole('button', { name: 'Publish page' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Nothing was published' })).toContainText(
+    '1 problems to fix',
+  );
+  const hero = page.getByRole('region', { name: 'hero' });
+  await expect(hero.getByText('is required')).toBeVisible();
+  await expect(hero.getByText('1 problem stops publishing')).toBeVisible();
+  expect(await visitorEntries(folio(), site, '/')).toEqual([]);
+  // Drafts always save, problems or not.
+  await hero.getByLabel('SEO title').fill('Draft only');
+  await hero.getByRole('button', { name: 'Save draft' }).click();
+  await expect(hero.getByText('unsaved changes')).toHaveCount(0);
+  expect((await entryOf(folio(), site, '/', 'hero')).fields.seo).toEqual({ title: 'Draft only' });
+  await expect(hero.getByText('1 problem stops publishing')).toBeVisible(); // the API's problems
+});
+
+test('a screen that fails to render shows what went wrong and a way back, not a blank page', async ({
+  page,
+}) => {
+  const site = await newSite(folio());
+  await syncPage(folio(), site, '/', [TESTIMONIAL]);
+  // The one way to make a screen fail here: an answer of a shape the screen cannot read.
+  await page.route('**/v1/definitions/**', (route) =>
+    route.fulfill({
+      contentType: 'application/json',
+      body: JSON.stringify({ data: { not: 'a list' }, error: null }),
+    }),
+  );
+  await page.goto(folio().admin);
+  await signIn(page, site.admin.email);
+  await page.getByRole('table', { name: 'Site pages' }).getByRole('link', { name: '/', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'This screen could not be shown' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('find');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible(); // the shell stays
+  await screenshot(page, 'route-error');
+  await page.getByRole('link', { name: 'Back to the pages' }).click();
+  await expect(page.getByRole('heading', { name: 'Pages', level: 1 })).toBeVisible();
+});

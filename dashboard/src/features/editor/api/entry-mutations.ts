@@ -61,11 +61,30 @@ export function useRemoveEntry(site: Site) {
   });
 }
 
+/** A rule problem at a path of an entry's fields (`fields.features[2].title`). */
+export interface RuleProblem {
+  path: string;
+  message: string;
+}
+
 /** The problems of a `422 unpublishable` answer that concern one entry, or null for any other error. */
-export function unpublishableProblems(error: unknown, entryId: string) {
+export function unpublishableProblems(error: unknown, entryId: string): RuleProblem[] | null {
   if (!(error instanceof ApiError) || error.code !== 'unpublishable' || !Array.isArray(error.details))
     return null;
   return (error.details as { entryId?: unknown; path?: unknown; message?: unknown }[])
     .filter((p) => p.entryId === entryId && typeof p.path === 'string' && typeof p.message === 'string')
     .map((p) => ({ path: p.path as string, message: p.message as string }));
+}
+
+/** POST /v1/content/bulk-publish: every draft of the page, all or nothing (a 422 lists every problem). */
+export function usePublishPage(site: Site | undefined, pageId: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => entryWrites(api, site!).publishPage(pageId),
+    onSuccess: async () => {
+      void queryClient.invalidateQueries({ queryKey: pageKeys.list(site!.projectId) });
+      await queryClient.invalidateQueries({ queryKey: entryKeys.page(site!.projectId, pageId) });
+    },
+  });
 }

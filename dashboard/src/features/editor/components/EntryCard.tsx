@@ -31,6 +31,7 @@ import {
   whoChanged,
 } from '../api/entries.api';
 import {
+  type RuleProblem,
   unpublishableProblems,
   useRemoveEntry,
   useSaveEntry,
@@ -67,6 +68,8 @@ interface Props {
   /** Changes each time the site in the preview selects this entry: the form is scrolled to and focused. */
   selectRequest?: number;
   onFocusEntry?(entryId: string): void;
+  /** This entry's problems in a refused page publish (422), shown at its fields. */
+  refusal?: RuleProblem[] | undefined;
 }
 
 /**
@@ -84,6 +87,7 @@ export const EntryCard = memo(function EntryCard({
   active = false,
   selectRequest = 0,
   onFocusEntry,
+  refusal,
 }: Props) {
   const api = useApi();
   const preview = usePreviewBridge();
@@ -96,9 +100,14 @@ export const EntryCard = memo(function EntryCard({
   const [error, setError] = useState<string | null>(null);
   // The problems of a refused publish (422) and the field values they were found in.
   const [refused, setRefused] = useState<{
-    problems: { path: string; message: string }[];
+    problems: RuleProblem[];
     basis: Record<string, unknown>;
   } | null>(null);
+  // A page publish refused for this entry: the stored copy is what it found the problems in.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new refusal, not a new copy, shows them
+  useEffect(() => {
+    if (refusal) setRefused({ problems: refusal, basis: entry.fields });
+  }, [refusal]);
   const saveEntry = useSaveEntry(site);
   const unpublishEntry = useUnpublishEntry(site);
   const removeEntry = useRemoveEntry(site);

@@ -53,7 +53,7 @@ export function PagesRoute() {
         ) : sitePages.length === 0 ? (
           <Text>
             {q
-              ? `No page's path contains “${q}”.`
+              ? `No page’s path contains “${q}”.`
               : 'No pages yet. Pages appear when your site registers its components (the SDK’s definitions sync, POST /v1/definitions/sync).'}
           </Text>
         ) : (

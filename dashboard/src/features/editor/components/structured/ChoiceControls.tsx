@@ -127,7 +127,7 @@ export function ColorControl({ decl, value, path, onChange }: ControlProps) {
             placeholder="#1a2b3c"
             value={text}
             onChange={(e) => typed(e.currentTarget.value.trim())}
-            ff="monospace"
+            classNames={{ input: 'folio-mono' }}
             w={160}
           />
         </Group>

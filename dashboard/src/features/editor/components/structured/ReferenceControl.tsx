@@ -111,7 +111,7 @@ export function ReferenceControl({ decl, value, path, onChange, site }: ControlP
           <TextInput
             label={`${props.label}: entry id`}
             placeholder="ent_…"
-            ff="monospace"
+            classNames={{ input: 'folio-mono' }}
             value={typed}
             error={typedError}
             onChange={(e) => setTyped(e.currentTarget.value.trim())}
