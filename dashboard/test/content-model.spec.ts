@@ -388,3 +388,94 @@ test('a screen that fails to render shows what went wrong and a way back, not a 
   await page.getByRole('link', { name: 'Back to the pages' }).click();
   await expect(page.getByRole('heading', { name: 'Pages', level: 1 })).toBeVisible();
 });
+
+test('list items reorder by drag and by Alt+↓; fields nest five containers deep; _keys are kept', async ({
+  page,
+}) => {
+  const site = await newSite(folio());
+  const deep = {
+    componentId: 'Deep',
+    instanceKey: 'deep',
+    fields: [
+      FEATURES.fields[0],
+      {
+        key: 'l1',
+        type: 'object',
+        label: 'Level 1',
+        fields: [
+          {
+            key: 'l2',
+            type: 'list',
+            label: 'Level 2',
+            fields: [
+              {
+                key: 'l3',
+                type: 'object',
+                label: 'Level 3',
+                fields: [
+                  {
+                    key: 'l4',
+                    type: 'list',
+                    label: 'Level 4',
+                    fields: [
+                      {
+                        key: 'l5',
+                        type: 'object',
+                        label: 'Level 5',
+                        fields: [{ key: 'leaf', type: 'text', label: 'Leaf' }],
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  await syncPage(folio(), site, '/', [deep]);
+  const entry = await entryOf(folio(), site, '/', 'deep');
+  await patchEntry(folio(), site, site.admin.token, entry.id, {
+    fields: { items: [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }] },
+  });
+  const keys = ((await entryOf(folio(), site, '/', 'deep')).fields.items as { _key: string }[]).map(
+    (i) => i._key,
+  );
+
+  await page.goto(folio().admin);
+  await signIn(page, site.admin.email);
+  await page.getByRole('table', { name: 'Site pages' }).getByRole('link', { name: '/', exact: true }).click();
+  const form = page.getByRole('region', { name: 'deep' });
+  const items = form.getByRole('group', { name: /^Item \d/ });
+  await expect(items).toHaveCount(3);
+  // Mouse: drag "Three" onto the first item.
+  await form
+    .getByRole('img', { name: 'Drag Item 3: Three' })
+    .dragTo(form.getByRole('group', { name: 'Item 1: One' }));
+  await expect(items.first()).toHaveAccessibleName('Item 1: Three');
+  // Keyboard: Alt+↓ in the (now) first item moves it down; the move is announced.
+  await form
+    .getByRole('group', { name: 'Item 1: Three' })
+    .getByRole('textbox', { name: 'Title' })
+    .press('Alt+ArrowDown');
+  await expect(items.nth(1)).toHaveAccessibleName('Item 2: Three');
+  await expect(form.getByRole('status').filter({ hasText: 'moved to position 2 of 3' })).toBeAttached();
+
+  // Five containers deep.
+  await form.getByRole('button', { name: 'Add to Level 2' }).click();
+  await form.getByRole('button', { name: 'Add to Level 4' }).click();
+  await form.getByLabel('Leaf').fill('deep down');
+  await expectAccessible(page);
+  await screenshot(page, 'nested-five-levels');
+  await form.getByRole('button', { name: 'Save draft' }).click();
+  await expect(form.getByText('unsaved changes')).toHaveCount(0);
+
+  const saved = (await entryOf(folio(), site, '/', 'deep')).fields as {
+    items: { _key: string; title: string }[];
+    l1: { l2: { l3: { l4: { l5: { leaf: string } }[] } }[] };
+  };
+  expect(saved.items.map((i) => i.title)).toEqual(['One', 'Three', 'Two']);
+  expect(saved.items.map((i) => i._key)).toEqual([keys[0], keys[2], keys[1]]);
+  expect(saved.l1.l2[0]!.l3.l4[0]!.l5.leaf).toBe('deep down');
+});
