@@ -479,3 +479,64 @@ test('list items reorder by drag and by Alt+↓; fields nest five containers dee
   expect(saved.items.map((i) => i._key)).toEqual([keys[0], keys[2], keys[1]]);
   expect(saved.l1.l2[0]!.l3.l4[0]!.l5.leaf).toBe('deep down');
 });
+
+test('keyboard only: a select beyond five options, a multi-select, a link to a page, a reference, a date', async ({
+  page,
+}) => {
+  const site = await newSite(folio());
+  const many = ['sand', 'sea', 'forest', 'night', 'rose', 'slate'].map((value) => ({ value }));
+  const card = {
+    componentId: 'Card',
+    instanceKey: 'card',
+    fields: [
+      { key: 'theme', type: 'select', label: 'Theme', options: many },
+      { key: 'moods', type: 'select', label: 'Moods', multiple: true, options: many },
+      { key: 'cta', type: 'link', label: 'Call to action' },
+      { key: 'quote', type: 'reference', label: 'Testimonial', componentIds: ['Testimonial'] },
+      { key: 'launch', type: 'date', label: 'Launch day' },
+    ],
+  };
+  await syncPage(folio(), site, '/', [card, TESTIMONIAL]);
+  await syncPage(folio(), site, '/pricing', [TESTIMONIAL]);
+  const ada = await entryOf(folio(), site, '/pricing', 'ada');
+  await patchEntry(folio(), site, site.admin.token, ada.id, { fields: { said: 'Worth it' } });
+
+  await page.goto(folio().admin);
+  await signIn(page, site.admin.email);
+  await page.getByRole('table', { name: 'Site pages' }).getByRole('link', { name: '/', exact: true }).click();
+  const form = page.getByRole('region', { name: 'card' });
+  await form.getByRole('combobox', { name: 'Theme' }).focus(); // once its chunk has loaded
+  await page.keyboard.type('se'); // the native select's type-ahead, without opening its list
+  await expect(form.getByRole('combobox', { name: 'Theme' })).toHaveValue('sea');
+  await form.getByRole('textbox', { name: 'Moods' }).focus();
+  await page.keyboard.type('for');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  await form.getByLabel('Call to action: page').focus();
+  await page.keyboard.type('/pri');
+  await expect(page.getByRole('option', { name: '/pricing' })).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(form.getByLabel('Call to action: page')).toHaveValue('/pricing');
+  await form.getByRole('button', { name: 'Search entries' }).focus();
+  await page.keyboard.press('Enter');
+  await form.getByLabel('Page', { exact: true }).focus();
+  await page.keyboard.type('/pricing');
+  await form.getByRole('button', { name: /Choose Worth it/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(form.getByRole('link', { name: 'Worth it' })).toBeVisible();
+  await expect(form.getByText('draft', { exact: true })).toBeVisible();
+  await form.getByLabel('Launch day').focus();
+  await page.keyboard.type('03152027'); // month, day, year in the en-US date input
+  await form.getByRole('button', { name: 'Save draft' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(form.getByText('unsaved changes')).toHaveCount(0);
+  expect((await entryOf(folio(), site, '/', 'card')).fields).toEqual({
+    theme: 'sea',
+    moods: ['forest'],
+    cta: { pageId: '/pricing' },
+    quote: ada.id,
+    launch: '2027-03-15',
+  });
+});

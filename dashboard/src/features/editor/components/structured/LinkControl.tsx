@@ -65,7 +65,6 @@ export function LinkControl({
             onChange(v ? { pageId: v } : undefined);
           }}
           error={errorOf(null, problems.at(`${path}.pageId`))}
-          filter={({ options }) => options}
         />
       ) : (
         <TextInput
