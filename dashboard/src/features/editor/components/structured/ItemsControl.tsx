@@ -11,7 +11,8 @@ import {
   Text,
   UnstyledButton,
 } from '@mantine/core';
-import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import type { Site } from '../../api/entries.api';
 import {
   blocksOf,
   type Decl,
@@ -31,11 +32,23 @@ const OPEN_UP_TO = 5;
 const isItem = (v: unknown): v is Item =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Item)._key === 'string';
 
+/** What an item's row asks of its list; one object for the list's life, read at the time of the call. */
+interface Actions {
+  move(key: string, by: number): void;
+  toggle(key: string): void;
+  duplicate(key: string): void;
+  remove(key: string): void;
+  update(key: string, next: Record<string, unknown>): void;
+  dragStart(key: string | null): void;
+  drop(onto: string): void;
+}
+
 /**
  * `list` and `blocks`: items with add, remove, duplicate, collapse, and reorder by drag or by keyboard
  * (Alt+↑/↓ anywhere in an item, or its Move buttons). An item keeps its `_key` through every edit and
  * move (contract §17); a new or duplicated one gets a fresh key. A block's kind is its `_type`, added
- * from the "Add section" menu of the declared kinds.
+ * from the "Add section" menu of the declared kinds. Each item's row is memoised: a keystroke in one
+ * item of 200 re-renders that row, not the 199 others (bench/browser-speed.mjs --long-list).
  */
 export function ItemsControl({ decl, value, path, onChange, site, depth }: FieldProps) {
   const items = Array.isArray(value) ? value.filter(isItem) : [];
@@ -59,46 +72,61 @@ export function ItemsControl({ decl, value, path, onChange, site, depth }: Field
 
   const fieldsOf = (item: Item): Decl[] =>
     isBlocks ? ((kinds.find((k) => k.componentId === item._type)?.fields ?? []) as Decl[]) : nestedOf(decl);
-  const kindLabel = (item: Item) => {
-    const kind = kinds.find((k) => k.componentId === item._type);
-    return kind?.label ?? item._type ?? 'Block';
-  };
   const nameOf = (item: Item, i: number) => {
     const title = titleOf(fieldsOf(item), item);
-    const base = isBlocks ? kindLabel(item) : `Item ${i + 1}`;
+    const kind = kinds.find((k) => k.componentId === item._type);
+    const base = isBlocks ? (kind?.label ?? item._type ?? 'Block') : `Item ${i + 1}`;
     return title ? `${base}: ${title}` : `${base} ${isBlocks ? i + 1 : ''}`.trim();
   };
 
-  const set = (next: Item[]) => onChange(next);
-  const move = (from: number, to: number) => {
-    if (to < 0 || to >= items.length || from === to) return;
-    const next = [...items];
-    const [it] = next.splice(from, 1);
-    next.splice(to, 0, it!);
-    set(next);
-    setSaid(`${nameOf(it!, to)} moved to position ${to + 1} of ${items.length}`);
-  };
   const add = (kind?: string) => {
     const fields = kind
       ? ((kinds.find((k) => k.componentId === kind)?.fields ?? []) as Decl[])
       : nestedOf(decl);
     const item: Item = { _key: newKey(), ...(kind ? { _type: kind } : {}), ...defaultsOf(fields) };
-    set([...items, item]);
+    onChange([...items, item]);
   };
-  const toggle = (key: string) =>
-    setClosed((s) => {
-      const next = new Set(s);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      return next;
-    });
 
-  const onKeyDown = (i: number) => (e: KeyboardEvent<HTMLElement>) => {
-    if (!e.altKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
-    e.preventDefault();
-    e.stopPropagation();
-    refocus.current = document.activeElement as HTMLElement | null;
-    move(i, e.key === 'ArrowUp' ? i - 1 : i + 1);
+  // The rows call these through a ref, so their props stay the same while another row is edited.
+  const actions = useRef<Actions>(null as unknown as Actions);
+  const indexOf = (key: string) => items.findIndex((x) => x._key === key);
+  const moveTo = (from: number, to: number) => {
+    if (from < 0 || to < 0 || to >= items.length || from === to) return;
+    const next = [...items];
+    const [it] = next.splice(from, 1);
+    next.splice(to, 0, it!);
+    onChange(next);
+    setSaid(`${nameOf(it!, to)} moved to position ${to + 1} of ${items.length}`);
+  };
+  actions.current = {
+    move(key, by) {
+      refocus.current = document.activeElement as HTMLElement | null;
+      const from = indexOf(key);
+      moveTo(from, from + by);
+    },
+    toggle: (key) =>
+      setClosed((s) => {
+        const next = new Set(s);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      }),
+    duplicate(key) {
+      const i = indexOf(key);
+      onChange([
+        ...items.slice(0, i + 1),
+        { ...structuredClone(items[i]!), _key: newKey() },
+        ...items.slice(i + 1),
+      ]);
+    },
+    remove: (key) => onChange(items.filter((x) => x._key !== key)),
+    update: (key, next) => onChange(items.map((x) => (x._key === key ? (next as Item) : x))),
+    dragStart: setDragged,
+    drop(onto) {
+      const from = dragged ? indexOf(dragged) : -1;
+      setDragged(null);
+      moveTo(from, indexOf(onto));
+    },
   };
 
   const own = problems.at(path);
@@ -111,120 +139,23 @@ export function ItemsControl({ decl, value, path, onChange, site, depth }: Field
         </Text>
         {own.length > 0 && <Input.Error>{own.join('; ')}</Input.Error>}
         {items.map((item, i) => {
-          const name = nameOf(item, i);
           const at = `${path}[${i}]`;
-          const count = problems.below(at) + problems.at(at).length;
-          const open = !closed.has(item._key);
-          const bodyId = `${path}-${item._key}`;
           return (
-            <Paper
+            <ItemRow
               key={item._key}
-              withBorder
-              p="xs"
-              role="group"
-              aria-label={name}
-              onKeyDown={onKeyDown(i)}
-              onDragOver={(e) => {
-                if (dragged) e.preventDefault();
-              }}
-              onDrop={(e) => {
-                e.preventDefault();
-                const from = items.findIndex((x) => x._key === dragged);
-                setDragged(null);
-                if (from >= 0) move(from, i);
-              }}
-              className={dragged === item._key ? 'folio-dragging' : undefined}
-            >
-              <Group justify="space-between" wrap="nowrap" gap="xs">
-                <Group gap="xs" wrap="nowrap">
-                  <span
-                    className="folio-drag-handle"
-                    draggable
-                    role="img"
-                    aria-label={`Drag ${name}`}
-                    title="Drag to reorder"
-                    onDragStart={(e) => {
-                      e.dataTransfer.effectAllowed = 'move';
-                      e.dataTransfer.setData('text/plain', item._key);
-                      setDragged(item._key);
-                    }}
-                    onDragEnd={() => setDragged(null)}
-                  >
-                    ⠿
-                  </span>
-                  <UnstyledButton
-                    aria-expanded={open}
-                    aria-controls={bodyId}
-                    onClick={() => toggle(item._key)}
-                    className="folio-item-title"
-                  >
-                    <span aria-hidden>{open ? '▾' : '▸'}</span> {name}
-                  </UnstyledButton>
-                  {count > 0 && (
-                    <Badge color="red" variant="light" c="red.9">
-                      {count} {count === 1 ? 'problem' : 'problems'}
-                    </Badge>
-                  )}
-                </Group>
-                <Group gap={4} wrap="nowrap">
-                  <ActionIcon
-                    variant="subtle"
-                    color="dark"
-                    aria-label={`Move ${name} up`}
-                    disabled={i === 0}
-                    onClick={() => move(i, i - 1)}
-                  >
-                    ↑
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="dark"
-                    aria-label={`Move ${name} down`}
-                    disabled={i === items.length - 1}
-                    onClick={() => move(i, i + 1)}
-                  >
-                    ↓
-                  </ActionIcon>
-                  <Button
-                    size="compact-sm"
-                    variant="subtle"
-                    color="dark"
-                    aria-label={`Duplicate ${name}`}
-                    onClick={() =>
-                      set([
-                        ...items.slice(0, i + 1),
-                        { ...structuredClone(item), _key: newKey() },
-                        ...items.slice(i + 1),
-                      ])
-                    }
-                  >
-                    Duplicate
-                  </Button>
-                  <Button
-                    size="compact-sm"
-                    variant="subtle"
-                    color="red"
-                    aria-label={`Remove ${name}`}
-                    onClick={() => set(items.filter((x) => x._key !== item._key))}
-                  >
-                    Remove
-                  </Button>
-                </Group>
-              </Group>
-              {open && (
-                <Stack gap="xs" mt="xs" id={bodyId}>
-                  {problems.at(at).length > 0 && <Input.Error>{problems.at(at).join('; ')}</Input.Error>}
-                  <NestedFields
-                    fields={fieldsOf(item)}
-                    value={item}
-                    path={at}
-                    site={site}
-                    depth={depth + 1}
-                    onChange={(next) => set(items.map((x) => (x._key === item._key ? (next as Item) : x)))}
-                  />
-                </Stack>
-              )}
-            </Paper>
+              item={item}
+              name={nameOf(item, i)}
+              first={i === 0}
+              last={i === items.length - 1}
+              problemCount={problems.below(at) + problems.at(at).length}
+              open={!closed.has(item._key)}
+              dragging={dragged === item._key}
+              fields={fieldsOf(item)}
+              path={at}
+              site={site}
+              depth={depth}
+              actions={actions}
+            />
           );
         })}
         <div role="status" aria-live="polite" className="folio-visually-hidden">
@@ -254,3 +185,143 @@ export function ItemsControl({ decl, value, path, onChange, site, depth }: Field
     </Fieldset>
   );
 }
+
+interface RowProps {
+  item: Item;
+  name: string;
+  first: boolean;
+  last: boolean;
+  problemCount: number;
+  open: boolean;
+  dragging: boolean;
+  fields: Decl[];
+  /** `fields.features[2]`: the item's path, for the API's problems. */
+  path: string;
+  site: Site;
+  depth: number;
+  actions: RefObject<Actions>;
+}
+
+const ItemRow = memo(function ItemRow({
+  item,
+  name,
+  first,
+  last,
+  problemCount,
+  open,
+  dragging,
+  fields,
+  path,
+  site,
+  depth,
+  actions,
+}: RowProps) {
+  const problems = useProblems().at(path);
+  const key = item._key;
+  const bodyId = `${path}-${key}`;
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (!e.altKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+    e.preventDefault();
+    e.stopPropagation();
+    actions.current.move(key, e.key === 'ArrowUp' ? -1 : 1);
+  };
+  return (
+    <Paper
+      withBorder
+      p="xs"
+      role="group"
+      aria-label={name}
+      onKeyDown={onKeyDown}
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => {
+        e.preventDefault();
+        actions.current.drop(key);
+      }}
+      className={dragging ? 'folio-dragging' : undefined}
+    >
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Group gap="xs" wrap="nowrap">
+          <span
+            className="folio-drag-handle"
+            draggable
+            role="img"
+            aria-label={`Drag ${name}`}
+            title="Drag to reorder"
+            onDragStart={(e) => {
+              e.dataTransfer.effectAllowed = 'move';
+              e.dataTransfer.setData('text/plain', key);
+              actions.current.dragStart(key);
+            }}
+            onDragEnd={() => actions.current.dragStart(null)}
+          >
+            ⠿
+          </span>
+          <UnstyledButton
+            aria-expanded={open}
+            aria-controls={bodyId}
+            onClick={() => actions.current.toggle(key)}
+            className="folio-item-title"
+          >
+            <span aria-hidden>{open ? '▾' : '▸'}</span> {name}
+          </UnstyledButton>
+          {problemCount > 0 && (
+            <Badge color="red" variant="light" c="red.9">
+              {problemCount} {problemCount === 1 ? 'problem' : 'problems'}
+            </Badge>
+          )}
+        </Group>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            color="dark"
+            aria-label={`Move ${name} up`}
+            disabled={first}
+            onClick={() => actions.current.move(key, -1)}
+          >
+            ↑
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="dark"
+            aria-label={`Move ${name} down`}
+            disabled={last}
+            onClick={() => actions.current.move(key, 1)}
+          >
+            ↓
+          </ActionIcon>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            color="dark"
+            aria-label={`Duplicate ${name}`}
+            onClick={() => actions.current.duplicate(key)}
+          >
+            Duplicate
+          </Button>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            color="red"
+            aria-label={`Remove ${name}`}
+            onClick={() => actions.current.remove(key)}
+          >
+            Remove
+          </Button>
+        </Group>
+      </Group>
+      {open && (
+        <Stack gap="xs" mt="xs" id={bodyId}>
+          {problems.length > 0 && <Input.Error>{problems.join('; ')}</Input.Error>}
+          <NestedFields
+            fields={fields}
+            value={item}
+            path={path}
+            site={site}
+            depth={depth + 1}
+            onChange={(next) => actions.current.update(key, next)}
+          />
+        </Stack>
+      )}
+    </Paper>
+  );
+});
