@@ -1,4 +1,14 @@
-import { Button, Group, Input, JsonInput, Loader, NumberInput, Switch, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Input,
+  JsonInput,
+  Loader,
+  NumberInput,
+  Switch,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { lazy, Suspense, useId, useState } from 'react';
 import type { Site } from '../api/entries.api';
 import { type FieldType, type FormValue, isWireValued, jsonRows } from '../lib/fields';
@@ -132,7 +142,14 @@ export function FieldControl({
         />
       );
     default:
-      return (
+      return decl.multiline === true ? (
+        <Textarea
+          {...common}
+          rows={jsonRows(String(value), 3, 12)}
+          value={String(value)}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
+      ) : (
         <TextInput {...common} value={String(value)} onChange={(e) => onChange(e.currentTarget.value)} />
       );
   }

@@ -1,3 +1,5 @@
+import type { Schemas } from '@folio/client';
+
 /**
  * Between stored field values and form controls. Each declared field type (contract §3) has a control
  * and a form value; `toWire` turns the form value back into what PATCH sends, or says why it cannot.
@@ -5,6 +7,8 @@
  * problem beside the field before saving; the server still decides.
  */
 
+/** The types of contract §13, as the generated client names them (the runtime list `isFieldType` needs). */
+type WireFieldType = Schemas['NestedFieldDeclaration']['type'];
 export const FIELD_TYPES = [
   'text',
   'richtext',
@@ -22,8 +26,11 @@ export const FIELD_TYPES = [
   'object',
   'list',
   'blocks',
-] as const;
+] as const satisfies readonly WireFieldType[];
 export type FieldType = (typeof FIELD_TYPES)[number];
+// The list above is the generated client's, checked both ways: no type it lacks, none it has left out.
+const everyType: Exclude<WireFieldType, FieldType> extends never ? true : never = true;
+void everyType;
 export const isFieldType = (t: string): t is FieldType => (FIELD_TYPES as readonly string[]).includes(t);
 
 /**

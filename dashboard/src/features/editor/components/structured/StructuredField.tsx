@@ -10,9 +10,10 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { lazy, Suspense, useId, useState } from 'react';
+import { useState } from 'react';
 import type { Site } from '../../api/entries.api';
-import { jsonRows } from '../../lib/fields';
+import { type FieldType, type FormValue, toForm, toWire } from '../../lib/fields';
+import { FieldControl } from '../FieldControl';
 import {
   ColorControl,
   type ControlProps,
@@ -24,9 +25,6 @@ import { type Decl, errorOf, inputProps, nestedOf, useProblems } from './decl';
 import { ItemsControl } from './ItemsControl';
 import { LinkControl } from './LinkControl';
 import { ReferenceControl } from './ReferenceControl';
-
-const RichTextEditor = lazy(() => import('../RichTextEditor'));
-const MediaPicker = lazy(() => import('../MediaPicker'));
 
 export interface FieldProps extends ControlProps {
   site: Site;
@@ -125,120 +123,28 @@ export function NestedFields({
   );
 }
 
-/** text, richtext, number, boolean, image, url and json inside a container: the stored value edited as is. */
+/**
+ * text, richtext, number, boolean, image, url and json inside a container: the top level's own controls
+ * (FieldControl), with the form value kept here, so text that is not valid yet (an address half typed,
+ * JSON not closed) stays in the field with its message while the stored value keeps the last valid one.
+ */
 function PlainField({ decl, value, path, onChange, site }: Omit<FieldProps, 'depth'>) {
-  const labelId = useId();
-  const [picking, setPicking] = useState(false);
-  const [jsonText, setJsonText] = useState(() => (value === undefined ? '' : JSON.stringify(value, null, 2)));
-  const [jsonError, setJsonError] = useState<string | null>(null);
-  const found = useProblems().at(path);
-  const common = { ...inputProps(decl), error: errorOf(null, found) };
-  const text = typeof value === 'string' ? value : '';
-  const setText = (v: string) => onChange(v === '' ? undefined : v);
-  switch (decl.type) {
-    case 'number':
-      return (
-        <NumberInput
-          {...common}
-          value={typeof value === 'number' ? value : ''}
-          onChange={(v) => onChange(typeof v === 'number' ? v : undefined)}
-        />
-      );
-    case 'boolean':
-      return (
-        <Switch
-          label={common.label}
-          description={common.description}
-          error={common.error}
-          checked={value === true}
-          onChange={(e) => onChange(e.currentTarget.checked)}
-        />
-      );
-    case 'json':
-      return (
-        <JsonInput
-          {...common}
-          error={errorOf(jsonError, found)}
-          value={jsonText}
-          rows={jsonRows(jsonText, 2, 12)}
-          ff="monospace"
-          onChange={(t) => {
-            setJsonText(t);
-            if (t.trim() === '') return onChange(undefined);
-            try {
-              onChange(JSON.parse(t));
-              setJsonError(null);
-            } catch {
-              setJsonError('Not valid JSON');
-            }
-          }}
-        />
-      );
-    case 'richtext':
-      return (
-        <Input.Wrapper {...common} labelElement="div" labelProps={{ id: labelId }}>
-          <Suspense fallback={<Loader size="sm" aria-label="Loading the editor" />}>
-            <RichTextEditor
-              value={(value ?? '') as string}
-              labelId={labelId}
-              onChange={(v) => onChange(v === '' || v === '<p></p>' ? undefined : v)}
-            />
-          </Suspense>
-        </Input.Wrapper>
-      );
-    case 'image': {
-      const url = typeof value === 'string' ? value : ((value as { url?: string } | undefined)?.url ?? '');
-      return (
-        <Group align="flex-end" wrap="nowrap">
-          <TextInput
-            {...common}
-            value={url}
-            onChange={(e) => setText(e.currentTarget.value)}
-            style={{ flex: 1 }}
-          />
-          <Button
-            variant="default"
-            onClick={() => setPicking(true)}
-            aria-label={`Choose an image for ${common.label}`}
-          >
-            Choose…
-          </Button>
-          {picking && (
-            <Suspense fallback={null}>
-              <MediaPicker
-                projectId={site.projectId}
-                opened
-                onClose={() => setPicking(false)}
-                onPick={(u) => {
-                  setText(u);
-                  setPicking(false);
-                }}
-              />
-            </Suspense>
-          )}
-        </Group>
-      );
-    }
-    case 'text':
-      return decl.multiline === true ? (
-        <Textarea
-          {...common}
-          autosize={false}
-          rows={3}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-        />
-      ) : (
-        <TextInput {...common} value={text} onChange={(e) => setText(e.currentTarget.value)} />
-      );
-    default:
-      return (
-        <TextInput
-          {...common}
-          inputMode={decl.type === 'url' ? 'url' : undefined}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-        />
-      );
-  }
+  const type = decl.type as FieldType;
+  const [form, setForm] = useState<FormValue>(() => toForm(type, value));
+  const wire = toWire(type, form);
+  return (
+    <FieldControl
+      fieldKey={decl.key}
+      type={type}
+      declaration={decl}
+      value={form}
+      projectId={site.projectId}
+      error={errorOf(wire.ok ? null : wire.error, useProblems().at(path))}
+      onChange={(next) => {
+        setForm(next);
+        const w = toWire(type, next);
+        if (w.ok) onChange(w.value === null || w.value === '' || w.value === '<p></p>' ? undefined : w.value);
+      }}
+    />
+  );
 }
