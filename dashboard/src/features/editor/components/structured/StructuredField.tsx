@@ -1,15 +1,4 @@
-import {
-  Button,
-  Fieldset,
-  Group,
-  Input,
-  JsonInput,
-  Loader,
-  NumberInput,
-  Switch,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Fieldset, Input } from '@mantine/core';
 import { useState } from 'react';
 import type { Site } from '../../api/entries.api';
 import { type FieldType, type FormValue, toForm, toWire } from '../../lib/fields';
