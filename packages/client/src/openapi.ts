@@ -276,7 +276,7 @@ export type paths = {
         put?: never;
         /**
          * Restore a version from the history into the working copy
-         * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values must still fit the page's current field types (400 otherwise).
+         * @description The entry's working copy becomes the fields of that history row (replacing it, not merging). Nothing is published: the entry is a draft until published as usual, and visitors keep seeing the current published copy. Values the definition no longer accepts (it changed since) are kept and listed in the answer's `problems`: they stop a publish (422) until an editor fixes them.
          *
          *     Concurrent edits: send `If-Match: "<version>"` (the `version` you read) to write only if nobody changed the entry since; otherwise 412 `precondition_failed` with `details.currentVersion`, and nothing is written. Every change adds one to `version`.
          */

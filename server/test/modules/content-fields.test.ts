@@ -212,5 +212,27 @@ describeEachDb('field values', (ctx) => {
     ]);
     const read = await call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: site.editing });
     assert.equal(read.body.data[0].problems.length, 1);
+
+    // The headline becomes a number: a restore of the old text keeps it, and problems say so.
+    const numeric = structuredClone(landing);
+    numeric.fields[0] = { key: 'headline', type: 'number' } as never;
+    assert.equal((await syncAs(ctx.app, site.editing, { pageId: '/', components: [numeric] })).status, 200);
+    assert.equal((await patchEntry(ctx.app, site, id, { fields: { headline: 5 } })).status, 200);
+    const history = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${id}/history`,
+      headers: { ...site.editing, 'x-cms-project-id': site.project.id },
+    });
+    const published = history.body.data.find((h: { action: string }) => h.action === 'publish');
+    const restored = await call(ctx.app, {
+      method: 'POST',
+      url: `/v1/content/${id}/history/${published.id}/restore`,
+      headers: site.editing,
+    });
+    assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    assert.equal(restored.body.data.fields.headline, 'Hi');
+    assert.deepEqual(restored.body.data.problems, [
+      { locale: null, path: 'fields.headline', message: 'must be a finite number (field type "number")' },
+    ]);
   });
 });

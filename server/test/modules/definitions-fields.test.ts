@@ -181,6 +181,11 @@ describeEachDb('field declarations', (ctx) => {
     const tooMany = await syncAs(ctx.app, site.editing, page(many));
     assert.equal(tooMany.status, 400);
     assert.match(tooMany.body.error.details[0].message, /at most 500 declarations/);
+    // 501 top-level fields: the route's bound, a 400 in the envelope too.
+    const wide = Array.from({ length: 501 }, (_, i) => ({ key: `f${i}`, type: 'boolean' }));
+    const tooWide = await syncAs(ctx.app, site.editing, page(wide));
+    assert.equal(tooWide.status, 400);
+    assert.equal(tooWide.body.error.code, 'validation_failed');
     // Five deep is allowed.
     assert.equal((await syncAs(ctx.app, site.editing, page([nested(5)]))).status, 200);
     const entries = await editorEntries(ctx.app, site, '/');

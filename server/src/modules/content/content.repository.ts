@@ -32,7 +32,9 @@ export const entriesOfPageWithDeclarations = (
     .selectAll('e')
     .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
     .where('e.projectId', '=', projectId)
-    .where('e.pageId', '=', pageId);
+    .where('e.pageId', '=', pageId)
+    // One order for every locker of a page's rows, so two bulk publishes cannot deadlock.
+    .orderBy('e.instanceKey');
   return (lock && dialectOf(db) === 'postgres' ? query.forUpdate('e') : query).execute() as Promise<
     EntryWithDeclarations[]
   >;

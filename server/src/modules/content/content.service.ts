@@ -470,7 +470,6 @@ export function createContentService(
 ) {
   const pages = createPublishedPages(db, bus);
   const {
-    validate,
     forEditor,
     lockedEntry,
     planUpdate,
@@ -615,7 +614,10 @@ export function createContentService(
       return rows.map(toHistory);
     },
 
-    /** The working copy becomes the fields of that history row: a draft, published as usual. */
+    /**
+     * The working copy becomes the fields of that history row: a draft, published as usual. Values a
+     * changed declaration no longer accepts are kept and reported in `problems` (contract §17).
+     */
     restore(
       projectId: string,
       entryId: string,
@@ -628,9 +630,8 @@ export function createContentService(
         const past = await repo.findHistory(trx, projectId, entryId, historyId);
         if (!past) throw notFound('History entry');
         if (past.fields === row.fields) return forEditor(trx, [row]).then(([e]) => e as Entry);
-        const fields = JSON.parse(past.fields) as Fields;
-        // The definition may have changed since: the restored values must still fit their types.
-        await validate(trx, row, fields, fields);
+        // The definition may have changed since: what no longer fits is kept and shows in `problems`,
+        // stopping a publish until an editor fixes it (contract §17), never a 400 here.
         await changed(TOPICS.draft, pageKey(projectId, row.pageId)); // preview streams
         await recordActivity(trx, projectId, actor, {
           action: 'entry.restored',

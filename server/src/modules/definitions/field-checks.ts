@@ -72,6 +72,8 @@ const compiled = new Map<string, RE2JS>();
 export function compilePattern(source: string): RE2JS {
   let pattern = compiled.get(source);
   if (!pattern) {
+    // Alone first: a source such as `a)|(b` compiles once wrapped, with another meaning.
+    RE2JS.compile(source);
     pattern = RE2JS.compile(`^(?:${source})$`);
     if (compiled.size >= 1000) compiled.clear();
     compiled.set(source, pattern);

@@ -15,6 +15,11 @@ describe('field values', () => {
     assert.deepEqual(report.problems, [{ path: 'fields.s', message: 'must match the pattern (a+)+b' }]);
   });
 
+  it('a source that only compiles once wrapped is refused', () => {
+    const problems = checkDeclarations([{ key: 's', type: 'text', pattern: { source: 'a)|(b' } }], 'f');
+    assert.equal(problems[0]?.path, 'f[0].pattern');
+  });
+
   it('patterns match the whole value, and lengths count code points', () => {
     const d = declared({ key: 's', type: 'text', maxLength: 2, pattern: { source: 'a|😀+' } });
     assert.deepEqual(checkPublish(d, { s: '😀😀' }).problems, []);
