@@ -1,5 +1,13 @@
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
-import { entryOf, folioForThisFile, newSite, patchEntry, syncPage, visitorEntries } from './support/folio';
+import {
+  api,
+  entryOf,
+  folioForThisFile,
+  newSite,
+  patchEntry,
+  syncPage,
+  visitorEntries,
+} from './support/folio';
 
 /**
  * Issue 36: a control for every field type of contract §13, rules before publish, shared pages apart
@@ -539,4 +547,55 @@ test('keyboard only: a select beyond five options, a multi-select, a link to a p
     quote: ada.id,
     launch: '2027-03-15',
   });
+});
+
+test('labels, help, required markers and declared defaults: a new list item starts from its defaults', async ({
+  page,
+}) => {
+  const site = await newSite(folio());
+  const faq = {
+    componentId: 'Faq',
+    instanceKey: 'faq',
+    fields: [
+      {
+        key: 'questions',
+        type: 'list',
+        label: 'Questions',
+        help: 'Asked most often first',
+        fields: [
+          { key: 'q', type: 'text', label: 'Question', required: true, default: 'Why Folio?' },
+          {
+            key: 'tone',
+            type: 'select',
+            label: 'Tone',
+            options: [{ value: 'plain' }, { value: 'warm' }],
+            default: 'warm',
+          },
+          { key: 'open', type: 'boolean', label: 'Open at first', default: true },
+        ],
+      },
+    ],
+  };
+  // A member's session syncs defaults (a publishable key's would be left out in the additive mode).
+  await api(folio(), 'POST', '/v1/definitions/sync', {
+    token: site.admin.token,
+    key: site.apiKey,
+    body: { pageId: '/faq', components: [faq] },
+  });
+
+  await page.goto(folio().admin);
+  await signIn(page, site.admin.email);
+  await page.getByRole('table', { name: 'Site pages' }).getByRole('link', { name: '/faq' }).click();
+  const form = page.getByRole('region', { name: 'faq' });
+  await expect(form.getByText('Asked most often first')).toBeVisible();
+  await form.getByRole('button', { name: 'Add to Questions' }).click();
+  const item = form.getByRole('group', { name: 'Item 1: Why Folio?' });
+  await expect(item.getByRole('textbox', { name: 'Question' })).toHaveValue('Why Folio?');
+  await expect(item.getByText('*', { exact: true })).toBeVisible(); // the required marker
+  await expect(item.getByRole('radio', { name: 'warm' })).toBeChecked();
+  await expect(item.getByRole('switch', { name: 'Open at first' })).toBeChecked();
+  await form.getByRole('button', { name: 'Save draft' }).click();
+  await expect(form.getByText('unsaved changes')).toHaveCount(0);
+  const saved = (await entryOf(folio(), site, '/faq', 'faq')).fields.questions as Record<string, unknown>[];
+  expect(saved).toEqual([{ _key: expect.any(String), q: 'Why Folio?', tone: 'warm', open: true }]);
 });
