@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../../lib/api';
 import { useApi } from '../../auth/api/session';
@@ -50,10 +50,8 @@ import {
 } from '../lib/fields';
 import { ConflictAlert } from './ConflictAlert';
 import { FieldControl } from './FieldControl';
-import { type Decl, ProblemsContext, problemsOf } from './structured/decl';
-
-/** A problem's top-level field: `fields.features[2].title` → `features`. */
-const fieldOfPath = (path: string) => /^fields\.([^.[]+)/.exec(path)?.[1] ?? null;
+import { type Decl, ProblemsContext } from './structured/decl';
+import { useRuleProblems } from './useRuleProblems';
 
 type Action = 'save' | 'publish' | 'unpublish';
 
@@ -98,16 +96,6 @@ export const EntryCard = memo(function EntryCard({
   const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id));
   const [restored] = useState(() => draft !== null);
   const [error, setError] = useState<string | null>(null);
-  // The problems of a refused publish (422) and the field values they were found in.
-  const [refused, setRefused] = useState<{
-    problems: RuleProblem[];
-    basis: Record<string, unknown>;
-  } | null>(null);
-  // A page publish refused for this entry: the stored copy is what it found the problems in.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new refusal, not a new copy, shows them
-  useEffect(() => {
-    if (refusal) setRefused({ problems: refusal, basis: entry.fields });
-  }, [refusal]);
   const saveEntry = useSaveEntry(site);
   const unpublishEntry = useUnpublishEntry(site);
   const removeEntry = useRemoveEntry(site);
@@ -189,17 +177,9 @@ export const EntryCard = memo(function EntryCard({
     .map((f) => [f.key, toWire(f.type, edits[f.key]!)] as const)
     .filter(([, w]) => !w.ok);
 
-  // Rules (contract §17): the API's `problems` of the stored copy, or a refused publish's. A problem is
-  // shown while its field still holds the value it was found in: an edit hides it until the next answer.
   const working = workingFields(entry.fields, declared, edits);
-  const ruleSource = refused ?? { problems: entry.problems ?? [], basis: entry.fields };
-  const shownRules = ruleSource.problems.filter((p) => {
-    const key = fieldOfPath(p.path);
-    return key === null || sameValue(working[key], ruleSource.basis[key]);
-  });
-  const shownRulesKey = JSON.stringify(shownRules);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the list changes only when its JSON does
-  const ruleProblems = useMemo(() => problemsOf(shownRules), [shownRulesKey]);
+  const rules = useRuleProblems(entry, working, refusal);
+  const ruleProblems = rules.problems;
 
   const run = async (action: Action, overVersion?: number) => {
     setError(null);
@@ -228,7 +208,7 @@ export const EntryCard = memo(function EntryCard({
           version: overVersion ?? draft?.version ?? entry.version,
         });
         setDraft(null);
-        setRefused(null);
+        rules.clear();
         // The site sees the saved copy through its live updates from now on.
         preview?.forget(entry.id);
       }
@@ -237,12 +217,12 @@ export const EntryCard = memo(function EntryCard({
         message: `${entry.instanceKey}: ${action === 'save' ? 'draft saved' : action === 'publish' ? 'published' : 'unpublished'}`,
       });
     } catch (err) {
-      const rules = unpublishableProblems(err, entry.id);
-      if (rules) {
+      const refused = unpublishableProblems(err, entry.id);
+      if (refused) {
         // Nothing was written (contract §17): the edits stay, the problems show at their fields.
-        setRefused({ problems: rules, basis: working });
+        rules.refuse(refused, working);
         setError(
-          `Not published: ${rules.length} ${rules.length === 1 ? 'problem' : 'problems'} to fix, shown at the fields. Save draft keeps your changes meanwhile.`,
+          `Not published: ${refused.length} ${refused.length === 1 ? 'problem' : 'problems'} to fix, shown at the fields. Save draft keeps your changes meanwhile.`,
         );
       } else if (isConflict(err)) {
         const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
@@ -396,20 +376,20 @@ export const EntryCard = memo(function EntryCard({
             onClick={() => void run('publish')}
             disabled={!dirty && entry.status === 'published'}
             loading={busy === 'publish'}
-            aria-describedby={shownRules.length > 0 ? `${titleId}-rules` : undefined}
+            aria-describedby={rules.count > 0 ? `${titleId}-rules` : undefined}
             rightSection={
-              shownRules.length > 0 ? (
+              rules.count > 0 ? (
                 <Badge color="red" variant="white" c="red.9" size="sm" aria-hidden>
-                  {shownRules.length}
+                  {rules.count}
                 </Badge>
               ) : undefined
             }
           >
             Publish
           </Button>
-          {shownRules.length > 0 && (
+          {rules.count > 0 && (
             <Text size="sm" c="red.9" id={`${titleId}-rules`}>
-              {shownRules.length} {shownRules.length === 1 ? 'problem stops' : 'problems stop'} publishing
+              {rules.count} {rules.count === 1 ? 'problem stops' : 'problems stop'} publishing
             </Text>
           )}
           <Button
