@@ -1,9 +1,15 @@
 import { Alert, Button, Group, Loader } from '@mantine/core';
-import type { UseQueryResult } from '@tanstack/react-query';
 import { messageOf } from '../lib/api';
 
 /** What a screen shows until its data is there: a loader, or the error with "Try again". */
-export function QueryState({ query, what }: { query: UseQueryResult<unknown>; what: string }) {
+/** What QueryState reads of a query (a plain or an infinite one). */
+interface QueryLike {
+  isError: boolean;
+  error: unknown;
+  refetch(): unknown;
+}
+
+export function QueryState({ query, what }: { query: QueryLike; what: string }) {
   if (query.isError) {
     return (
       <Alert color="red" role="alert" title={`Could not load ${what}`}>

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { type ComponentType, lazy } from 'react';
-import { createBrowserRouter, Navigate, useLocation } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject, useLocation } from 'react-router';
 import { useSession } from '../features/auth/api/session';
 import { SetPasswordScreen } from '../features/auth/routes/SetPasswordScreen';
 import { SignInScreen } from '../features/auth/routes/SignInScreen';
@@ -10,6 +10,7 @@ import { PagesRoute } from '../features/pages/routes/PagesRoute';
 import { CreateProjectRoute } from '../features/projects/routes/CreateProjectRoute';
 import { HomeRoute } from '../features/projects/routes/HomeRoute';
 import { NotFound } from './NotFound';
+import { RouteError } from './RouteError';
 import { Shell } from './Shell';
 
 /**
@@ -56,6 +57,9 @@ const webhook = screen(() => import('../features/webhooks/routes/WebhookRoute'),
 const settings = screen(() => import('../features/settings/routes/SettingsRoute'), 'SettingsRoute');
 const activity = screen(() => import('../features/activity/routes/ActivityRoute'), 'ActivityRoute');
 
+const withErrorBoundary = (routes: RouteObject[]): RouteObject[] =>
+  routes.map((r) => ({ ...r, errorElement: <RouteError /> }));
+
 /** Served at /admin; the server answers index.html for every address below it. */
 export const createRouter = () =>
   createBrowserRouter(
@@ -63,12 +67,13 @@ export const createRouter = () =>
       {
         element: <SessionGate />,
         children: [
-          { index: true, element: <HomeRoute /> },
-          { path: 'projects/new', element: <CreateProjectRoute /> },
+          { index: true, element: <HomeRoute />, errorElement: <RouteError /> },
+          { path: 'projects/new', element: <CreateProjectRoute />, errorElement: <RouteError /> },
           { path: 'set-password', element: null },
           {
             path: 'p/:projectId',
-            children: [
+            // One error boundary per screen: a render error shows RouteError in the shell, not a blank page.
+            children: withErrorBoundary([
               { index: true, element: <Navigate to="pages" replace /> },
               { path: 'pages', element: <PagesRoute /> },
               { path: 'pages/:pageId', element: <PageEditorRoute /> },
@@ -83,7 +88,7 @@ export const createRouter = () =>
               { path: 'webhooks/:webhookId', element: webhook },
               { path: 'settings', element: settings },
               { path: 'activity', element: activity },
-            ],
+            ]),
           },
           { path: '*', element: <NotFound /> },
         ],

@@ -23,7 +23,7 @@ export interface Site {
   apiKey: string;
 }
 
-const siteHeaders = (site: Site) => ({ ...inProject(site.projectId), 'x-cms-key': site.apiKey });
+export const siteHeaders = (site: Site) => ({ ...inProject(site.projectId), 'x-cms-key': site.apiKey });
 const ifMatch = (version: number) => `"${version}"`;
 
 /** Every entry of the page with its working fields (a session beside the key sees drafts). */

@@ -18,7 +18,7 @@ import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../../lib/api';
 import { detailsAt } from '../../../lib/details';
 import { useApi } from '../../auth';
-import { pageKeys, pagePath } from '../../pages';
+import { pagePath } from '../../pages';
 import { usePreviewBridge } from '../../preview';
 import { ScheduleButton } from '../../schedules';
 import {
@@ -27,11 +27,17 @@ import {
   type Definition,
   type Entry,
   entryKeys,
-  entryWrites,
   isConflict,
   type Site,
   whoChanged,
 } from '../api/entries.api';
+import {
+  type RuleProblem,
+  unpublishableProblems,
+  useRemoveEntry,
+  useSaveEntry,
+  useUnpublishEntry,
+} from '../api/entry-mutations';
 import { type Draft, drafts } from '../lib/drafts';
 import {
   type FieldType,
@@ -45,6 +51,8 @@ import {
 } from '../lib/fields';
 import { ConflictAlert } from './ConflictAlert';
 import { FieldControl } from './FieldControl';
+import { type Decl, ProblemsContext } from './structured/decl';
+import { useRuleProblems } from './useRuleProblems';
 
 type Action = 'save' | 'publish' | 'unpublish';
 
@@ -59,6 +67,8 @@ interface Props {
   /** Changes each time the site in the preview selects this entry: the form is scrolled to and focused. */
   selectRequest?: number;
   onFocusEntry?(entryId: string): void;
+  /** This entry's problems in a refused page publish (422), shown at its fields. */
+  refusal?: RuleProblem[] | undefined;
 }
 
 /**
@@ -76,6 +86,7 @@ export const EntryCard = memo(function EntryCard({
   active = false,
   selectRequest = 0,
   onFocusEntry,
+  refusal,
 }: Props) {
   const api = useApi();
   const preview = usePreviewBridge();
@@ -85,16 +96,27 @@ export const EntryCard = memo(function EntryCard({
   const { projectId } = site;
   const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id));
   const [restored] = useState(() => draft !== null);
-  const [busy, setBusy] = useState<Action | 'delete' | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** The API's refusal of single fields (its `details`), shown at each field until it is changed. */
   const [refused, setRefused] = useState<Record<string, string>>({});
+  const saveEntry = useSaveEntry(site);
+  const unpublishEntry = useUnpublishEntry(site);
+  const removeEntry = useRemoveEntry(site);
+  const busy: Action | 'delete' | null = saveEntry.isPending
+    ? saveEntry.variables?.publish
+      ? 'publish'
+      : 'save'
+    : unpublishEntry.isPending
+      ? 'unpublish'
+      : removeEntry.isPending
+        ? 'delete'
+        : null;
   const [conflict, setConflict] = useState<(ChangedBy & { action: Action }) | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // Bumped when the server's copy replaces what the controls show (the rich text editor keeps its own state).
   const [generation, setGeneration] = useState(0);
 
-  const declared = (definition?.fields ?? []).filter((f): f is { key: string; type: FieldType } =>
+  const declared = ((definition?.fields ?? []) as Decl[]).filter((f): f is Decl & { type: FieldType } =>
     isFieldType(f.type),
   );
   const declaredKeys = new Set(declared.map((f) => f.key));
@@ -158,13 +180,9 @@ export const EntryCard = memo(function EntryCard({
     .map((f) => [f.key, toWire(f.type, edits[f.key]!)] as const)
     .filter(([, w]) => !w.ok);
 
-  const apply = (saved: Entry) => {
-    queryClient.setQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId), (list) =>
-      list?.map((e) => (e.id === saved.id ? saved : e)),
-    );
-    void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
-    void queryClient.invalidateQueries({ queryKey: entryKeys.history(projectId, entry.id) });
-  };
+  const working = workingFields(entry.fields, declared, edits);
+  const rules = useRuleProblems(entry, working, refusal);
+  const ruleProblems = rules.problems;
 
   const run = async (action: Action, overVersion?: number) => {
     setError(null);
@@ -180,33 +198,37 @@ export const EntryCard = memo(function EntryCard({
         if (w?.ok) fields[f.key] = w.value;
       }
     }
-    setBusy(action);
     try {
-      const writes = entryWrites(api, site);
       if (action === 'unpublish') {
         const base = overVersion ?? entry.version;
-        const saved = await writes.unpublish(entry.id, base);
+        const saved = await unpublishEntry.mutateAsync({ entryId: entry.id, version: base });
         // Unpublishing leaves the working copy alone, so pending edits still apply to the new version.
         if (draft && draft.version === base) setDraft({ ...draft, version: saved.version });
-        apply(saved);
       } else {
-        const saved = await writes.save(
-          entry.id,
+        await saveEntry.mutateAsync({
+          entryId: entry.id,
           fields,
-          action === 'publish',
-          overVersion ?? draft?.version ?? entry.version,
-        );
+          publish: action === 'publish',
+          version: overVersion ?? draft?.version ?? entry.version,
+        });
         setDraft(null);
+        rules.clear();
         // The site sees the saved copy through its live updates from now on.
         preview?.forget(entry.id);
-        apply(saved);
       }
       setConflict(null);
       notifications.show({
         message: `${entry.instanceKey}: ${action === 'save' ? 'draft saved' : action === 'publish' ? 'published' : 'unpublished'}`,
       });
     } catch (err) {
-      if (isConflict(err)) {
+      const refused = unpublishableProblems(err, entry.id);
+      if (refused) {
+        // Nothing was written (contract §17): the edits stay, the problems show at their fields.
+        rules.refuse(refused, working);
+        setError(
+          `Not published: ${refused.length} ${refused.length === 1 ? 'problem' : 'problems'} to fix, shown at the fields. Save draft keeps your changes meanwhile.`,
+        );
+      } else if (isConflict(err)) {
         const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
         setConflict({ action, ...by, currentVersion: currentVersionOf(err) });
       } else if (!(err instanceof ApiError && err.status === 401)) {
@@ -216,8 +238,6 @@ export const EntryCard = memo(function EntryCard({
         setRefused(atFields);
         setError(keys.length > 0 ? `Folio refused ${keys.join(', ')}: see below.` : messageOf(err));
       }
-    } finally {
-      setBusy(null);
     }
   };
 
@@ -235,20 +255,15 @@ export const EntryCard = memo(function EntryCard({
   };
 
   const remove = async () => {
-    setBusy('delete');
     setError(null);
     try {
-      await entryWrites(api, site).remove(entry.id);
+      await removeEntry.mutateAsync({ entryId: entry.id, pageId: entry.pageId });
       setConfirmDelete(false);
       drafts.remove(projectId, entry.id);
       notifications.show({ message: `${entry.instanceKey}: deleted` });
-      await queryClient.invalidateQueries({ queryKey: entryKeys.page(projectId, entry.pageId) });
-      void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
     } catch (err) {
       setConfirmDelete(false);
       if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
-    } finally {
-      setBusy(null);
     }
   };
 
@@ -314,41 +329,50 @@ export const EntryCard = memo(function EntryCard({
           />
         )}
 
-        <Stack key={generation} gap="sm">
-          {!definition && (
-            <Text size="sm" c="dimmed">
-              No definition declares this entry's fields: they are shown as stored, read-only.
-            </Text>
-          )}
-          {declared.map((f) => {
-            const problem = problems.find(([k]) => k === f.key)?.[1];
-            return (
-              <FieldControl
-                key={f.key}
-                fieldKey={f.key}
-                type={f.type}
-                projectId={projectId}
-                value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
-                error={problem && !problem.ok ? problem.error : (refused[f.key] ?? null)}
-                onChange={(v) => {
-                  if (refused[f.key]) setRefused(({ [f.key]: _, ...rest }) => rest);
-                  change(f.key, f.type, v);
-                }}
+        <ProblemsContext.Provider value={ruleProblems}>
+          <Stack key={generation} gap="sm">
+            {!definition && (
+              <Text size="sm" c="dimmed">
+                No definition declares this entry's fields: they are shown as stored, read-only.
+              </Text>
+            )}
+            {declared.map((f) => {
+              const problem = problems.find(([k]) => k === f.key)?.[1];
+              const messages = [
+                ...(problem && !problem.ok ? [problem.error] : []),
+                ...ruleProblems.at(`fields.${f.key}`),
+                ...(refused[f.key] ? [refused[f.key]] : []),
+              ];
+              return (
+                <FieldControl
+                  key={f.key}
+                  fieldKey={f.key}
+                  type={f.type}
+                  declaration={f}
+                  site={site}
+                  projectId={projectId}
+                  value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
+                  error={messages.length > 0 ? messages.join('; ') : null}
+                  onChange={(v) => {
+                    if (refused[f.key]) setRefused(({ [f.key]: _, ...rest }) => rest);
+                    change(f.key, f.type, v);
+                  }}
+                />
+              );
+            })}
+            {undeclared.map((key) => (
+              <JsonInput
+                key={key}
+                label={key}
+                description="Not declared by the component: shown as stored, read-only"
+                value={JSON.stringify(entry.fields[key], null, 2)}
+                readOnly
+                rows={jsonRows(JSON.stringify(entry.fields[key], null, 2), 2, 10)}
+                ff="monospace"
               />
-            );
-          })}
-          {undeclared.map((key) => (
-            <JsonInput
-              key={key}
-              label={key}
-              description="Not declared by the component: shown as stored, read-only"
-              value={JSON.stringify(entry.fields[key], null, 2)}
-              readOnly
-              rows={jsonRows(JSON.stringify(entry.fields[key], null, 2), 2, 10)}
-              ff="monospace"
-            />
-          ))}
-        </Stack>
+            ))}
+          </Stack>
+        </ProblemsContext.Provider>
 
         <Group>
           <Button
@@ -363,9 +387,22 @@ export const EntryCard = memo(function EntryCard({
             onClick={() => void run('publish')}
             disabled={!dirty && entry.status === 'published'}
             loading={busy === 'publish'}
+            aria-describedby={rules.count > 0 ? `${titleId}-rules` : undefined}
+            rightSection={
+              rules.count > 0 ? (
+                <Badge color="red" variant="white" c="red.9" size="sm" aria-hidden>
+                  {rules.count}
+                </Badge>
+              ) : undefined
+            }
           >
             Publish
           </Button>
+          {rules.count > 0 && (
+            <Text size="sm" c="red.9" id={`${titleId}-rules`}>
+              {rules.count} {rules.count === 1 ? 'problem stops' : 'problems stop'} publishing
+            </Text>
+          )}
           <Button
             variant="default"
             onClick={() => void run('unpublish')}

@@ -1,10 +1,24 @@
-import { Button, Group, Input, JsonInput, Loader, NumberInput, Switch, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Input,
+  JsonInput,
+  Loader,
+  NumberInput,
+  Switch,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { lazy, Suspense, useId, useState } from 'react';
-import { type FieldType, type FormValue, jsonRows } from '../lib/fields';
+import type { Site } from '../api/entries.api';
+import { type FieldType, type FormValue, isWireValued, jsonRows } from '../lib/fields';
+import { type Decl, inputProps } from './structured/decl';
 
 // Loaded on demand: the first screen of the dashboard does not carry an editor it may never show.
 const RichTextEditor = lazy(() => import('./RichTextEditor'));
 const MediaPicker = lazy(() => import('./MediaPicker'));
+// select … blocks: their controls (and the nested forms of objects, lists and blocks) are one chunk.
+const StructuredField = lazy(() => import('./structured/StructuredField'));
 
 interface Props {
   fieldKey: string;
@@ -12,14 +26,42 @@ interface Props {
   value: FormValue;
   error: string | null;
   projectId: string;
+  /** The whole declaration: label, help, required marker, options, nested fields. */
+  declaration?: Decl;
+  site?: Site;
   onChange(value: FormValue): void;
 }
 
-/** One declared field, labelled with its key; its type in the description. */
-export function FieldControl({ fieldKey, type, value, error, projectId, onChange }: Props) {
+/** One declared field, labelled with its label (else its key); its help (else its type) in the description. */
+export function FieldControl({
+  fieldKey,
+  type,
+  value,
+  error,
+  projectId,
+  declaration,
+  site,
+  onChange,
+}: Props) {
   const labelId = useId();
   const [picking, setPicking] = useState(false);
-  const common = { label: fieldKey, description: type, error };
+  const decl: Decl = declaration ?? { key: fieldKey, type };
+  const common = { ...inputProps(decl), error };
+
+  if (isWireValued(type) && site) {
+    return (
+      <Suspense fallback={<Loader size="sm" aria-label={`Loading ${common.label}`} />}>
+        <StructuredField
+          decl={decl}
+          value={value === '' ? undefined : value}
+          path={`fields.${fieldKey}`}
+          site={site}
+          depth={0}
+          onChange={(v) => onChange((v ?? '') as FormValue)}
+        />
+      </Suspense>
+    );
+  }
 
   switch (type) {
     case 'number':
@@ -33,8 +75,8 @@ export function FieldControl({ fieldKey, type, value, error, projectId, onChange
     case 'boolean':
       return (
         <Switch
-          label={fieldKey}
-          description={type}
+          label={common.label}
+          description={common.description}
           checked={value === true}
           onChange={(e) => onChange(e.currentTarget.checked)}
         />
@@ -55,13 +97,7 @@ export function FieldControl({ fieldKey, type, value, error, projectId, onChange
       );
     case 'richtext':
       return (
-        <Input.Wrapper
-          label={fieldKey}
-          description={type}
-          error={error}
-          labelElement="div"
-          labelProps={{ id: labelId }}
-        >
+        <Input.Wrapper {...common} labelElement="div" labelProps={{ id: labelId }}>
           <Suspense fallback={<Loader size="sm" aria-label="Loading the editor" />}>
             <RichTextEditor value={value} labelId={labelId} onChange={(v) => onChange(v as FormValue)} />
           </Suspense>
@@ -72,7 +108,7 @@ export function FieldControl({ fieldKey, type, value, error, projectId, onChange
         <Group align="flex-end" wrap="nowrap">
           <TextInput
             {...common}
-            description="image: a URL or a media id"
+            description={typeof decl.help === 'string' ? decl.help : 'image: a URL or a media id'}
             value={String(value)}
             onChange={(e) => onChange(e.currentTarget.value)}
             style={{ flex: 1 }}
@@ -80,7 +116,7 @@ export function FieldControl({ fieldKey, type, value, error, projectId, onChange
           <Button
             variant="default"
             onClick={() => setPicking(true)}
-            aria-label={`Choose an image for ${fieldKey}`}
+            aria-label={`Choose an image for ${common.label}`}
           >
             Choose…
           </Button>
@@ -109,7 +145,14 @@ export function FieldControl({ fieldKey, type, value, error, projectId, onChange
         />
       );
     default:
-      return (
+      return decl.multiline === true ? (
+        <Textarea
+          {...common}
+          rows={jsonRows(String(value), 3, 12)}
+          value={String(value)}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
+      ) : (
         <TextInput {...common} value={String(value)} onChange={(e) => onChange(e.currentTarget.value)} />
       );
   }

@@ -1,3 +1,5 @@
+import type { Schemas } from '@folio/client';
+
 /**
  * Between stored field values and form controls. Each declared field type (contract §3) has a control
  * and a form value; `toWire` turns the form value back into what PATCH sends, or says why it cannot.
@@ -5,9 +7,49 @@
  * problem beside the field before saving; the server still decides.
  */
 
-export const FIELD_TYPES = ['text', 'richtext', 'number', 'boolean', 'image', 'url', 'json'] as const;
+/** The types of contract §13, as the generated client names them (the runtime list `isFieldType` needs). */
+type WireFieldType = Schemas['NestedFieldDeclaration']['type'];
+export const FIELD_TYPES = [
+  'text',
+  'richtext',
+  'number',
+  'boolean',
+  'select',
+  'date',
+  'datetime',
+  'color',
+  'image',
+  'url',
+  'json',
+  'link',
+  'reference',
+  'object',
+  'list',
+  'blocks',
+] as const satisfies readonly WireFieldType[];
 export type FieldType = (typeof FIELD_TYPES)[number];
+// The list above is the generated client's, checked both ways: no type it lacks, none it has left out.
+const everyType: Exclude<WireFieldType, FieldType> extends never ? true : never = true;
+void everyType;
 export const isFieldType = (t: string): t is FieldType => (FIELD_TYPES as readonly string[]).includes(t);
+
+/**
+ * The types whose controls edit the stored value itself (a chosen value, a date, a link, an entry id,
+ * an object, list items or blocks): '' stands for no value. Their controls load on demand
+ * (components/structured/). The others keep their text-like form values.
+ */
+const WIRE_VALUED = new Set<FieldType>([
+  'select',
+  'date',
+  'datetime',
+  'color',
+  'link',
+  'reference',
+  'object',
+  'list',
+  'blocks',
+]);
+export const isWireValued = (type: FieldType) => WIRE_VALUED.has(type);
 
 /** text, url, image and json are edited as text; number as a number or ''; richtext as HTML or a document. */
 export type FormValue = string | number | boolean | Record<string, unknown> | unknown[];
@@ -30,6 +72,14 @@ export function isLinkable(value: string): boolean {
 
 /** The control's value for a stored value (a value of another type is shown as text, never dropped). */
 export function toForm(type: FieldType, stored: unknown): FormValue {
+  if (isWireValued(type)) {
+    return typeof stored === 'string' ||
+      typeof stored === 'number' ||
+      isPlainObject(stored) ||
+      Array.isArray(stored)
+      ? stored
+      : '';
+  }
   switch (type) {
     case 'number':
       return typeof stored === 'number' ? stored : '';
@@ -53,6 +103,12 @@ export function toForm(type: FieldType, stored: unknown): FormValue {
 
 /** What a PATCH sends for the control's value; null removes the key (an emptied optional field). */
 export function toWire(type: FieldType, value: FormValue): Wire {
+  if (isWireValued(type)) {
+    if (value === '' || (Array.isArray(value) && value.length === 0 && type !== 'list' && type !== 'blocks'))
+      return { ok: true, value: null };
+    const error = wireError(type, value);
+    return error ? { ok: false, error } : { ok: true, value };
+  }
   switch (type) {
     case 'number':
       if (value === '' || value === null) return { ok: true, value: null };
@@ -85,6 +141,41 @@ export function toWire(type: FieldType, value: FormValue): Wire {
       return { ok: true, value };
     default:
       return { ok: true, value: String(value) };
+  }
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+export const ENTRY_ID = /^ent_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * What is wrong with a wire-valued control's value before it is sent, or null. Only what the control
+ * itself can get wrong (typed text); rules (required, min, max) are the server's `problems`.
+ */
+export function wireError(type: FieldType, value: unknown): string | null {
+  switch (type) {
+    case 'date':
+      return typeof value === 'string' && DATE.test(value) ? null : 'Enter a date';
+    case 'datetime':
+      return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? null : 'Enter a date and time';
+    case 'color':
+      return typeof value === 'string' && COLOR.test(value) ? null : 'Enter a colour such as #1a2b3c';
+    case 'link':
+      if (isPlainObject(value) && typeof value.href === 'string')
+        return isLinkable(value.href)
+          ? null
+          : 'Enter an http(s), mailto: or tel: address, or a path such as /about';
+      return isPlainObject(value) && typeof value.pageId === 'string'
+        ? null
+        : 'Choose a page or enter an address';
+    case 'reference': {
+      const ids = Array.isArray(value) ? value : [value];
+      return ids.every((id) => typeof id === 'string' && ENTRY_ID.test(id))
+        ? null
+        : 'Enter an entry id ("ent_" and 26 characters) or search for one';
+    }
+    default:
+      return null;
   }
 }
 

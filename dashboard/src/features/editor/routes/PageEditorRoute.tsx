@@ -5,12 +5,12 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { ApiError, messageOf } from '../../../lib/api';
-import { useApi } from '../../auth';
 import { pageKeys } from '../../pages';
 import { PreviewContext, PreviewPane, usePagePreview } from '../../preview';
 import { useProject, useProjects } from '../../projects';
 import { ScheduleButton, ScheduledList } from '../../schedules';
-import { entryKeys, entryWrites, useDefinitions, usePageEntries } from '../api/entries.api';
+import { entryKeys, useDefinitions, usePageEntries } from '../api/entries.api';
+import { type RuleProblem, unpublishableProblems, usePublishPage } from '../api/entry-mutations';
 import { DeletePageButton } from '../components/DeletePageButton';
 import { EntryCard } from '../components/EntryCard';
 import { UnsavedChangesPrompt } from '../components/UnsavedChangesPrompt';
@@ -25,7 +25,6 @@ export function PageEditorRoute() {
   const params = useParams();
   const projectId = params.projectId!;
   const pageId = params.pageId!;
-  const api = useApi();
   const queryClient = useQueryClient();
   const project = useProject(projectId);
   const role = useProjects().data?.find((p) => p.id === projectId)?.role;
@@ -35,8 +34,11 @@ export function PageEditorRoute() {
   const entries = usePageEntries(site, pageId);
   const definitions = useDefinitions(projectId, pageId);
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
-  const [publishing, setPublishing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const publishPageWrite = usePublishPage(site, pageId);
+  // A refused page publish (422): each entry's problems, shown at its fields (one array per entry, so
+  // the memoised forms of the others do not re-render).
+  const [refusal, setRefusal] = useState<Map<string, RuleProblem[]>>(new Map());
   const preview = usePagePreview(projectId, pageId);
   const previewUrl = project.data?.previewUrl ?? null;
   // Shown at first when the project has a preview URL; the toggle's choice holds for this screen.
@@ -68,22 +70,28 @@ export function PageEditorRoute() {
 
   const publishPage = async () => {
     if (!site) return;
-    setPublishing(true);
     setError(null);
+    setRefusal(new Map());
     try {
-      const result = await entryWrites(api, site).publishPage(pageId);
+      const result = await publishPageWrite.mutateAsync();
       notifications.show({
         message:
           result.published.length === 0
             ? 'Nothing to publish: every entry is live as it is.'
             : `Published ${result.published.length} ${result.published.length === 1 ? 'entry' : 'entries'}.`,
       });
-      await queryClient.invalidateQueries({ queryKey: entryKeys.page(projectId, pageId) });
-      void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
-    } finally {
-      setPublishing(false);
+      const byEntry = new Map<string, RuleProblem[]>();
+      for (const e of entries.data ?? []) {
+        const problems = unpublishableProblems(err, e.id);
+        if (problems?.length) byEntry.set(e.id, problems);
+      }
+      if (byEntry.size > 0) {
+        setRefusal(byEntry);
+        setError(
+          `Nothing was published: ${[...byEntry.values()].flat().length} problems to fix, shown at the fields of ${[...byEntry.keys()].length === 1 ? 'one entry' : `${byEntry.size} entries`}.`,
+        );
+      } else if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
     }
   };
 
@@ -124,7 +132,11 @@ export function PageEditorRoute() {
           >
             Preview
           </Button>
-          <Button onClick={() => void publishPage()} loading={publishing} disabled={!ready || dirty.size > 0}>
+          <Button
+            onClick={() => void publishPage()}
+            loading={publishPageWrite.isPending}
+            disabled={!ready || dirty.size > 0}
+          >
             Publish page
           </Button>
           {site && role === 'admin' && entries.data && (
@@ -177,6 +189,7 @@ export function PageEditorRoute() {
                   active={entry.id === activeEntry}
                   selectRequest={selected?.entryId === entry.id ? selected.request : 0}
                   onFocusEntry={onFocusEntry}
+                  refusal={refusal.get(entry.id)}
                 />
               ))
             )}

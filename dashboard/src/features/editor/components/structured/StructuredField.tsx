@@ -1,0 +1,139 @@
+import { Fieldset, Input } from '@mantine/core';
+import { useState } from 'react';
+import type { Site } from '../../api/entries.api';
+import { type FieldType, type FormValue, toForm, toWire } from '../../lib/fields';
+import { FieldControl } from '../FieldControl';
+import {
+  ColorControl,
+  type ControlProps,
+  DateControl,
+  DatetimeControl,
+  SelectControl,
+} from './ChoiceControls';
+import { type Decl, errorOf, inputProps, nestedOf, useProblems } from './decl';
+import { ItemsControl } from './ItemsControl';
+import { LinkControl } from './LinkControl';
+import { ReferenceControl } from './ReferenceControl';
+
+export interface FieldProps extends ControlProps {
+  site: Site;
+  /** Containers above this field (contract §13: 5 at most). */
+  depth: number;
+}
+
+/**
+ * One field of any contract §13 type, editing the stored shape directly (undefined: no value). The
+ * editor's top level uses it for the types that have no plain text form (select … blocks); inside an
+ * object, a list item or a block every type comes here. Loaded on demand with all its controls.
+ */
+export default function StructuredField(props: FieldProps) {
+  const { decl, value, path, onChange, site } = props;
+  switch (decl.type) {
+    case 'select':
+      return <SelectControl {...props} />;
+    case 'date':
+      return <DateControl {...props} />;
+    case 'datetime':
+      return <DatetimeControl {...props} />;
+    case 'color':
+      return <ColorControl {...props} />;
+    case 'link':
+      return <LinkControl {...props} projectId={site.projectId} />;
+    case 'reference':
+      return <ReferenceControl {...props} />;
+    case 'object':
+      return <ObjectControl {...props} />;
+    case 'list':
+    case 'blocks':
+      return <ItemsControl {...props} />;
+    default:
+      return <PlainField decl={decl} value={value} path={path} onChange={onChange} site={site} />;
+  }
+}
+
+/** `object`: its fields as a group. */
+function ObjectControl({ decl, value, path, onChange, site, depth }: FieldProps) {
+  const current = (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as Record<
+    string,
+    unknown
+  >;
+  const props = inputProps(decl);
+  const problems = useProblems().at(path);
+  return (
+    <Fieldset legend={`${props.label}${props.withAsterisk ? ' *' : ''}`} className="folio-nested">
+      {problems.length > 0 && <Input.Error mb="xs">{problems.join('; ')}</Input.Error>}
+      <NestedFields
+        fields={nestedOf(decl)}
+        value={current}
+        path={path}
+        site={site}
+        depth={depth + 1}
+        onChange={(next) => onChange(Object.keys(next).length > 0 ? next : undefined)}
+      />
+    </Fieldset>
+  );
+}
+
+/** The declared fields of an object, a list item or a block; a field emptied is removed from it. */
+export function NestedFields({
+  fields,
+  value,
+  path,
+  site,
+  depth,
+  onChange,
+}: {
+  fields: Decl[];
+  value: Record<string, unknown>;
+  path: string;
+  site: Site;
+  depth: number;
+  onChange(next: Record<string, unknown>): void;
+}) {
+  return (
+    <>
+      {fields.map((f) => (
+        <StructuredField
+          key={f.key}
+          decl={f}
+          value={value[f.key]}
+          path={`${path}.${f.key}`}
+          site={site}
+          depth={depth}
+          onChange={(v) => {
+            const next = { ...value };
+            if (v === undefined) delete next[f.key];
+            else next[f.key] = v;
+            onChange(next);
+          }}
+        />
+      ))}
+    </>
+  );
+}
+
+/**
+ * text, richtext, number, boolean, image, url and json inside a container: the top level's own controls
+ * (FieldControl), with the form value kept here, so text that is not valid yet (an address half typed,
+ * JSON not closed) stays in the field with its message while the stored value keeps the last valid one.
+ */
+function PlainField({ decl, value, path, onChange, site }: Omit<FieldProps, 'depth'>) {
+  const type = decl.type as FieldType;
+  const [form, setForm] = useState<FormValue>(() => toForm(type, value));
+  const wire = toWire(type, form);
+  return (
+    <FieldControl
+      fieldKey={decl.key}
+      type={type}
+      declaration={decl}
+      value={form}
+      projectId={site.projectId}
+      error={errorOf(wire.ok ? null : wire.error, useProblems().at(path))}
+      onChange={(next) => {
+        setForm(next);
+        const w = toWire(type, next);
+        if (w.ok) onChange(w.value === null || w.value === '' || w.value === '<p></p>' ? undefined : w.value);
+      }}
+    />
+  );
+}
