@@ -187,7 +187,14 @@ test('a marketing page and a @site menu: every control by mouse and keyboard, a 
     startsAt: '2026-12-01T08:30:00Z',
     accent: '#1a2b3c',
     cta: { pageId: '/pricing' },
-    quote: ada.id,
+    // Visitors read a reference resolved (contract §13): the testimonial as published, one level deep.
+    quote: {
+      id: ada.id,
+      pageId: '/',
+      instanceKey: 'ada',
+      componentId: 'Testimonial',
+      fields: { said: 'Folio saved us a week' },
+    },
     seo: { title: 'Bread, daily', noindex: true },
   });
   const items = home.features!.items as { _key: string; title: string }[];
