@@ -9,20 +9,6 @@ import type { EntryRow, HistoryRow } from './content.table.js';
 /** Where the entry's component is on its page (its definition's position; issue 37). */
 export type Positioned = { position: number };
 
-/** The entries of one page with their page positions (sort them with byPosition). */
-export const entriesOfPage = (
-  db: DbOrTx,
-  projectId: string,
-  pageId: string,
-): Promise<(EntryRow & Positioned)[]> =>
-  db
-    .selectFrom('contentEntries')
-    .selectAll()
-    .select(positionOfEntry(db, 'contentEntries').as('position'))
-    .where('projectId', '=', projectId)
-    .where('pageId', '=', pageId)
-    .execute();
-
 /** An entry with its definition's declared fields (JSON, null without one), for rules and `problems`. */
 export type EntryWithDeclarations = EntryRow & { declaredFields: string | null };
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { AdminOnly } from '../../../components/AdminOnly';
+import { LoadMore } from '../../../components/LoadMore';
 import { formatTime } from '../../../lib/format';
 import { useMembers } from '../../users';
 import { ACTIONS, type Action, actorName, useActivity } from '../api/activity.api';
@@ -118,15 +119,7 @@ function Activity({ projectId }: { projectId: string }) {
               Showing {records.length} {records.length === 1 ? 'record' : 'records'}
               {log.hasNextPage ? '; older ones remain' : ''}.
             </Text>
-            {log.hasNextPage && (
-              <Button
-                variant="default"
-                onClick={() => void log.fetchNextPage()}
-                loading={log.isFetchingNextPage}
-              >
-                Load more
-              </Button>
-            )}
+            <LoadMore pages={log} />
           </Group>
         </>
       )}

@@ -4,6 +4,7 @@ import { Dropzone } from '@mantine/dropzone';
 import { useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
+import { LoadMore } from '../../../components/LoadMore';
 import { type MediaItem, useMediaPages } from '../api/media.api';
 import { useUploadQueue } from '../api/upload-queue';
 import { MediaDetails } from '../components/MediaDetails';
@@ -92,15 +93,7 @@ export function MediaRoute() {
               Showing {items.length} {items.length === 1 ? 'image' : 'images'}
               {pages.hasNextPage ? '; there are more' : ''}.
             </Text>
-            {pages.hasNextPage && (
-              <Button
-                variant="default"
-                onClick={() => void pages.fetchNextPage()}
-                loading={pages.isFetchingNextPage}
-              >
-                Load more
-              </Button>
-            )}
+            <LoadMore pages={pages} />
           </Group>
         </>
       )}

@@ -1,9 +1,10 @@
 import type { Schemas } from '@folio/client';
-import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
+import { LoadMore } from '../../../components/LoadMore';
 import { formatTime } from '../../../lib/format';
 import { pagePath, usePages, useSharedPages } from '../api/pages.api';
 
@@ -64,15 +65,7 @@ export function PagesRoute() {
                 {sitePages.length} {sitePages.length === 1 ? 'page' : 'pages'} shown
                 {pages.hasNextPage ? ', more remain' : ''}
               </Text>
-              {pages.hasNextPage && (
-                <Button
-                  variant="default"
-                  onClick={() => void pages.fetchNextPage()}
-                  loading={pages.isFetchingNextPage}
-                >
-                  Load more
-                </Button>
-              )}
+              <LoadMore pages={pages} />
             </Group>
           </>
         )}
