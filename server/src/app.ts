@@ -33,6 +33,7 @@ import {
   entriesRoutes,
   entryDeletionRoutes,
   entryStubs,
+  localesHoldingValues,
   pagesRoutes,
   pageViews,
   publishedEntriesForSnapshot,
@@ -228,6 +229,7 @@ export async function buildApp({
     allowPrivate: config.allowPrivateHookTargets,
     secrets,
     endPreviewTokens: endProjectPreviewTokens,
+    localesHoldingValues,
   });
   const users = createUsersService(db, outbox, changes, {
     issue: issueSetPasswordLink,

@@ -1417,6 +1417,7 @@ export type components = {
          *         "deployHooks": [],
          *         "bakeEnabled": true,
          *         "definitionSync": "additive",
+         *         "locales": null,
          *         "createdAt": "2026-11-21T09:30:00.000Z",
          *         "updatedAt": "2026-11-21T09:30:00.000Z"
          *       },
@@ -1962,6 +1963,70 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * Locales
+         * @description The project's languages: `default` is among `available`; each other locale names a `fallback`, and every chain of fallbacks ends at the default.
+         * @example {
+         *       "default": "en",
+         *       "available": [
+         *         {
+         *           "code": "en"
+         *         },
+         *         {
+         *           "code": "fr",
+         *           "fallback": "en"
+         *         },
+         *         {
+         *           "code": "fr-CA",
+         *           "fallback": "fr"
+         *         }
+         *       ]
+         *     }
+         */
+        Locales: {
+            /** @description The default locale: where content read without `?locale=` comes from, and every chain ends. */
+            default: string;
+            available: {
+                code: string;
+                /** @description The locale read when this one has no value; absent on the default. */
+                fallback?: string;
+            }[];
+        };
+        /**
+         * LocalesInput
+         * @description Sets the languages (contract §14). The first time they are set, the content that exists becomes the default locale's. Changing `default` later is 409; a locale removed keeps its values hidden, and adding it again brings them back; `null` is allowed while no locale but the default holds a value (else 409).
+         * @example {
+         *       "default": "en",
+         *       "available": [
+         *         {
+         *           "code": "en"
+         *         },
+         *         {
+         *           "code": "fr",
+         *           "fallback": "en"
+         *         },
+         *         {
+         *           "code": "fr-CA",
+         *           "fallback": "fr"
+         *         }
+         *       ]
+         *     }
+         */
+        LocalesInput: {
+            /**
+             * @description A BCP 47 language tag, matched case-insensitively and stored in canonical case (`fr-ca` → `fr-CA`).
+             * @example fr-CA
+             */
+            default: string;
+            available: {
+                /**
+                 * @description A BCP 47 language tag, matched case-insensitively and stored in canonical case (`fr-ca` → `fr-CA`).
+                 * @example fr-CA
+                 */
+                code: string;
+                fallback?: string | null;
+            }[];
+        };
         /** LoginBody */
         LoginBody: {
             email: string;
@@ -2257,6 +2322,7 @@ export type components = {
          *       ],
          *       "bakeEnabled": true,
          *       "definitionSync": "additive",
+         *       "locales": null,
          *       "createdAt": "2026-11-21T09:30:00.000Z",
          *       "updatedAt": "2026-11-21T09:30:00.000Z"
          *     }
@@ -2278,6 +2344,8 @@ export type components = {
              * @example additive
              */
             definitionSync: "additive" | "locked" | "open";
+            /** @description The languages (contract §14); null: one language, and `locale` parameters are refused. */
+            locales: components["schemas"]["Locales"] | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2311,6 +2379,7 @@ export type components = {
          *       ],
          *       "bakeEnabled": true,
          *       "definitionSync": "additive",
+         *       "locales": null,
          *       "createdAt": "2026-11-21T09:30:00.000Z",
          *       "updatedAt": "2026-11-21T09:30:00.000Z",
          *       "role": "admin"
@@ -2333,6 +2402,8 @@ export type components = {
              * @example additive
              */
             definitionSync: "additive" | "locked" | "open";
+            /** @description The languages (contract §14); null: one language, and `locale` parameters are refused. */
+            locales: components["schemas"]["Locales"] | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2909,6 +2980,7 @@ export type components = {
                 /** @description Write-only. Omit to keep the stored secret of the hook with this id; null clears it. */
                 secret?: string | null;
             }[];
+            locales?: components["schemas"]["LocalesInput"] | null;
         };
         /** UpdateUserBody */
         UpdateUserBody: {

@@ -194,6 +194,7 @@ export const entryStubs: EntryStubs = {
         updatedAt: now,
         version: 1,
         publishedVersion: null,
+        sharedVersion: 0,
       })),
     );
   },
@@ -288,6 +289,7 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
           actorId: member.id,
           actorEmail: member.email,
           at: now,
+          locale: null,
         })),
       ),
       eventWrite(first.projectId, type, {
@@ -711,6 +713,7 @@ export function createContentService(
                 actorId: member.id,
                 actorEmail: member.email,
                 at: now,
+                locale: null,
               },
             ]),
           ]);

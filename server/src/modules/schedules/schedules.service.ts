@@ -99,6 +99,7 @@ export function createSchedulesService(db: Db, outbox: Outbox, targets: Schedule
           executedAt: null,
           error: null,
           problems: null,
+          locale: null,
         };
         await repo.insertSchedule(trx, row);
         await recordActivity(

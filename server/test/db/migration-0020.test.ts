@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { sql } from 'kysely';
+import { migrateDown, migrateToLatest } from '../../src/db/migrate.js';
+import { describeEachDb } from '../helpers/app.js';
+import { editorEntries, heroEntry, newSite, patchEntry, visitorEntries } from '../helpers/content.js';
+import { bearer, call } from '../helpers/factories.js';
+
+const NAME = '0020_locales';
+
+/**
+ * Migration 0020 (languages) on a database with content in it: nothing moves at `up` (an entry's row is
+ * its default locale's slot), so every read is the same after it; the first `locales` setting makes that
+ * content the default locale's; `down` keeps the default locale's content whole.
+ */
+describeEachDb('migration 0020 on a populated database', (ctx) => {
+  it('keeps every entry, published copy, version and history across down and up', async () => {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site, '/');
+    await heroEntry(ctx.app, site, '/about');
+    assert.equal(
+      (await patchEntry(ctx.app, site, id, { fields: { title: 'Hello' }, status: 'published' })).status,
+      200,
+    );
+    assert.equal((await patchEntry(ctx.app, site, id, { fields: { title: 'Draft' } })).status, 200);
+    const editor = await editorEntries(ctx.app, site, '/');
+    const visitor = await visitorEntries(ctx.app, site, '/');
+
+    for (;;) {
+      const { results } = await migrateDown(ctx.db);
+      assert.equal(results?.[0]?.status, 'Success');
+      if (results![0]!.migrationName === NAME) break;
+    }
+    await assert.rejects(sql`select 1 from entry_locales`.execute(ctx.db));
+    const rows = await sql<{ n: number }>`select count(*) as n from content_entries`.execute(ctx.db);
+    assert.equal(Number(rows.rows[0]?.n), 2);
+    await migrateToLatest(ctx.db);
+
+    assert.deepEqual(await editorEntries(ctx.app, site, '/'), editor);
+    assert.deepEqual(await visitorEntries(ctx.app, site, '/'), visitor);
+
+    // The first setting of locales: the content is the default locale's, as it was.
+    const set = await call(ctx.app, {
+      method: 'PATCH',
+      url: `/v1/projects/${site.project.id}`,
+      headers: bearer(site.admin.token),
+      payload: { locales: { default: 'en', available: [{ code: 'en' }, { code: 'fr', fallback: 'en' }] } },
+    });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    const after = await editorEntries(ctx.app, site, '/');
+    assert.deepEqual(
+      after.map((e) => e.fields),
+      editor.map((e) => e.fields),
+    );
+  });
+});
