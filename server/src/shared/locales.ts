@@ -1,4 +1,4 @@
-import type { FieldProblem } from './errors.js';
+import { type FieldProblem, validationFailed } from './errors.js';
 
 /**
  * A project's languages (contract §14): `null` is one language, everything as before. Codes are BCP 47
@@ -144,3 +144,28 @@ export const localesText = (locales: Locales): string =>
 
 export const parseLocales = (text: string | null): Locales | null =>
   text === null ? null : (JSON.parse(text) as Locales);
+
+/**
+ * The locale a request acts in (contract §14): null in a project without locales (and no `locale`
+ * asked); the default when none is asked; else the project's code for it. 400 at `at` for a code the
+ * project lacks, or for any `locale` in a project without locales.
+ */
+export function requestedLocale(
+  locales: Locales | null,
+  asked: string | undefined,
+  at: string,
+): string | null {
+  if (asked === undefined) return locales?.default ?? null;
+  if (locales === null) {
+    throw validationFailed('This project has no locales.', [
+      { path: at, message: 'this project has no locales: set them in the project settings first' },
+    ]);
+  }
+  const code = matchLocale(locales, asked);
+  if (code === null) {
+    throw validationFailed(`The project has no locale "${asked}".`, [
+      { path: at, message: `must be one of ${localeCodes(locales).join(', ')}` },
+    ]);
+  }
+  return code;
+}

@@ -189,6 +189,15 @@ export const PageDeleted = Type.Object(
 );
 
 /** `?depth=` and `?resolve=` of content reads (contract §13). */
+/** `?locale=` (contract §14): a code of the project's locales, matched case-insensitively; 400 in a project without locales. */
+export const LocaleQuery = Type.String({
+  minLength: 1,
+  maxLength: 35,
+  description:
+    "The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.",
+  examples: ['fr-CA'],
+});
+
 export const ContentReadQuery = Strict({
   depth: Type.Optional(
     Type.Integer({
@@ -203,6 +212,14 @@ export const ContentReadQuery = Strict({
     Type.Boolean({
       description:
         "A member's session reads stored entry ids (the editing view); `true` resolves them as a preview token would (working copies). Visitors and preview tokens always read resolved references.",
+    }),
+  ),
+  locale: Type.Optional(LocaleQuery),
+  fallback: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description:
+        "Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale.",
     }),
   ),
 });
