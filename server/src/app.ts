@@ -292,7 +292,10 @@ export async function buildApp({
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const content = createContentService(db, outbox, changes, { declarationsOf }, (err) =>
+  // The project's locales come from the site cache (the projects module's, kept right by the change bus).
+  const localesOf = async (_reader: unknown, projectId: string) =>
+    (await sites.byId(projectId))?.locales ?? null;
+  const content = createContentService(db, outbox, changes, { declarationsOf, localesOf }, (err) =>
     app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
   );
   const definitions = createDefinitionsService(db, outbox, changes, entryStubs, {

@@ -1257,6 +1257,12 @@ export type components = {
              * @example /
              */
             pageId: string;
+            /**
+             * @description The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales.
+             * @example fr
+             * @example *
+             */
+            locale?: string;
         };
         /**
          * BulkPublishResult
@@ -1270,6 +1276,8 @@ export type components = {
         BulkPublishResult: {
             pageId: string;
             published: string[];
+            /** @description The locales the publish acted in (every locale for `*`); only in a project with locales. */
+            locales?: string[];
         };
         /** ChangePasswordBody */
         ChangePasswordBody: {
@@ -1761,6 +1769,19 @@ export type components = {
             version: number;
             /** @description Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it. */
             problems?: components["schemas"]["EntryProblem"][];
+            /** @description The locale read (contract §14); `status`, `publishedAt` and `version` are that locale's. Absent in a project without locales, whose answers stay byte for byte as they were. */
+            locale?: string | null;
+            /** @description Each locale of the project with this entry's status in it: `published` while its published copy is what a publish in it would make now. Absent in a project without locales. */
+            locales?: {
+                [key: string]: {
+                    status: "draft" | "published";
+                    publishedAt: string | null;
+                };
+            } | null;
+            /** @description Editor reads in a project with locales: for each field whose value came from another locale of the chain (not translated yet), that locale's code; `{}` when none. Absent in a project without locales. */
+            fallbacks?: {
+                [key: string]: string;
+            };
         };
         /**
          * EntryProblem
@@ -1841,6 +1862,7 @@ export type components = {
          *         "title": "Hello, world",
          *         "image": "https://cdn.example.com/hero.webp"
          *       },
+         *       "locale": null,
          *       "actor": {
          *         "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T4",
          *         "email": "grace@example.com"
@@ -1856,6 +1878,8 @@ export type components = {
             fields: {
                 [key: string]: unknown;
             };
+            /** @description The locale the record was made in (a restore writes into it); null in a project without locales and for records from before it had them (the default locale's). */
+            locale: string | null;
             actor: {
                 id: string;
                 email: string;
@@ -5288,7 +5312,10 @@ export interface operations {
     };
     unpublishEntry: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales. */
+                locale?: string;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
@@ -5443,6 +5470,13 @@ export interface operations {
                 depth?: number;
                 /** @description A member's session reads stored entry ids (the editing view); `true` resolves them as a preview token would (working copies). Visitors and preview tokens always read resolved references. */
                 resolve?: boolean;
+                /**
+                 * @description The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.
+                 * @example fr-CA
+                 */
+                locale?: string;
+                /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
+                fallback?: boolean;
             };
             header?: {
                 /**
@@ -5731,7 +5765,13 @@ export interface operations {
     };
     patchEntry: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.
+                 * @example fr-CA
+                 */
+                locale?: string;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
@@ -6265,6 +6305,13 @@ export interface operations {
                 depth?: number;
                 /** @description A member's session reads stored entry ids (the editing view); `true` resolves them as a preview token would (working copies). Visitors and preview tokens always read resolved references. */
                 resolve?: boolean;
+                /**
+                 * @description The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.
+                 * @example fr-CA
+                 */
+                locale?: string;
+                /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
+                fallback?: boolean;
             };
             header?: {
                 /**
