@@ -19,9 +19,11 @@ export const referenceKeys = {
     ['project', projectId, 'references', 'referrers', ...ids] as const,
 };
 
-/** A referring entry: a row of `/references` (with where and in which copy), or an entry a 409 named. */
-export type Referrer = Pick<ReferenceRow, 'id' | 'pageId' | 'instanceKey' | 'componentId'> &
-  Partial<Pick<ReferenceRow, 'path' | 'copy'>>;
+/** A referring entry: rows of `/references` (where, and which copies), or an entry a 409 named. */
+export type Referrer = Pick<ReferenceRow, 'id' | 'pageId' | 'instanceKey' | 'componentId'> & {
+  path?: string;
+  copies?: ReferenceRow['copy'][];
+};
 
 /** Each page that refers to an entry, with its referring entries. */
 export interface UsedOn {
@@ -29,11 +31,24 @@ export interface UsedOn {
   rows: Referrer[];
 }
 
-/** The rows grouped by page, in the order given (the API's: pageId, instanceKey, copy, path). */
-export function usedOn(rows: readonly Referrer[]): UsedOn[] {
-  const pages = new Map<string, Referrer[]>();
-  for (const row of rows) pages.set(row.pageId, [...(pages.get(row.pageId) ?? []), row]);
-  return [...pages].map(([pageId, rows]) => ({ pageId, rows }));
+/**
+ * Referrers grouped by page, in the order given (the API's: pageId, instanceKey, copy, path); the rows of
+ * one entry and path (its working and published copies) become one, with both copies.
+ */
+export function usedOn(rows: readonly (Referrer | ReferenceRow)[]): UsedOn[] {
+  const pages = new Map<string, Map<string, Referrer>>();
+  for (const row of rows) {
+    const { id, pageId, instanceKey, componentId } = row;
+    const path = 'path' in row ? row.path : undefined;
+    const copy = 'copy' in row ? row.copy : undefined;
+    const entries = pages.get(pageId) ?? new Map<string, Referrer>();
+    pages.set(pageId, entries);
+    const key = `${id} ${path ?? ''}`;
+    const seen = entries.get(key) ?? { id, pageId, instanceKey, componentId, ...(path ? { path } : {}) };
+    if (copy) seen.copies = [...(seen.copies ?? []), copy];
+    entries.set(key, seen);
+  }
+  return [...pages].map(([pageId, entries]) => ({ pageId, rows: [...entries.values()] }));
 }
 
 /** Who refers to the entry; `enabled` false until its form is on screen (a page of 100 entries asks for a few). */

@@ -47,9 +47,10 @@ export function DeleteDialog({
           <Alert color="orange" role="alert" title="Published content refers to this">
             <Stack gap="xs">
               <Text size="sm">
-                {ids.length === 1 ? 'One entry' : `${ids.length} entries`} of{' '}
-                {pages.length === 1 ? 'this page' : 'these pages'} refer to it in their published copy, so
-                nothing was deleted:
+                {ids.length === 1
+                  ? 'One entry refers to it in its published copy'
+                  : `${ids.length} entries refer to it in their published copies`}
+                , so nothing was deleted:
               </Text>
               {referrers.isPending ? (
                 <Loader size="sm" aria-label="Loading what refers to it" role="status" />

@@ -3,12 +3,18 @@ import { Link } from 'react-router';
 import { pagePath } from '../../pages';
 import type { ReferenceRow, UsedOn } from '../api/references.api';
 
-const copyLabel = (copy: ReferenceRow['copy']) => (copy === 'published' ? 'published' : 'draft');
+/** Which copies hold the reference, in words: a draft that dropped it, or one not yet published. */
+function copiesLabel(copies: readonly ReferenceRow['copy'][]): string {
+  const published = copies.includes('published');
+  const working = copies.includes('working');
+  if (published && working) return 'published';
+  return published ? 'published (the draft no longer refers to it)' : 'in the draft only';
+}
 
 /**
  * The pages that refer to an entry, each a link to its editor, with the referring entries under it:
  * the entry's name and component and, when known, the field that holds the reference and which copy
- * (published, draft) holds it.
+ * (published, or in the draft only) holds it.
  */
 export function ReferrersList({ projectId, pages }: { projectId: string; pages: readonly UsedOn[] }) {
   return (
@@ -20,7 +26,7 @@ export function ReferrersList({ projectId, pages }: { projectId: string; pages: 
           </Anchor>
           <List size="sm" withPadding listStyleType="disc">
             {rows.map((row) => (
-              <List.Item key={`${row.id} ${row.copy} ${row.path}`}>
+              <List.Item key={`${row.id} ${row.path ?? ''}`}>
                 <Text span size="sm" fw={600}>
                   {row.instanceKey}
                 </Text>{' '}
@@ -32,7 +38,7 @@ export function ReferrersList({ projectId, pages }: { projectId: string; pages: 
                     at <code>{row.path}</code>
                   </>
                 )}
-                {row.copy !== undefined && `, ${copyLabel(row.copy)}`}
+                {row.copies !== undefined && `, ${copiesLabel(row.copies)}`}
               </List.Item>
             ))}
           </List>
