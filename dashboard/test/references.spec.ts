@@ -165,3 +165,31 @@ test('an entry nothing refers to: "Used on no page", and Delete asks once and de
   await expect(page.getByRole('region', { name: 'card' })).toHaveCount(0);
   expect(await editorEntries(folio(), site, '/')).toEqual([]);
 });
+
+test('a page of 40 entries asks who refers to each only as its form nears the screen', async ({ page }) => {
+  const site = await newSite(folio());
+  const many = Array.from({ length: 40 }, (_, i) => ({
+    componentId: 'Text',
+    instanceKey: `text-${String(i).padStart(2, '0')}`,
+    fields: [{ key: 'body', type: 'text', label: 'Body' }],
+  }));
+  await syncPage(folio(), site, '/long', many);
+  const asked = new Set<string>();
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('/references')) asked.add(path);
+  });
+  await page.goto(sitePage(site, '/long'));
+  await signIn(page, site.admin.email);
+  const first = page.getByRole('region', { name: 'text-00' });
+  await expect(first.getByText('Used on no page')).toBeVisible();
+  await page.waitForTimeout(500);
+  const atFirst = asked.size;
+  expect(atFirst).toBeGreaterThan(0);
+  expect(atFirst).toBeLessThan(20);
+
+  const last = page.getByRole('region', { name: 'text-39' });
+  await last.scrollIntoViewIfNeeded();
+  await expect(last.getByText('Used on no page')).toBeVisible();
+  expect(asked.size).toBeGreaterThan(atFirst);
+});
