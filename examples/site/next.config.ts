@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next';
+import { DEFAULT_LOCALE } from './lib/locales';
 
 /**
  * One set of variables for the site and the `folio` CLI that bakes its build: FOLIO_URL and FOLIO_KEY
@@ -26,6 +27,10 @@ const config: NextConfig = {
   // Types are checked by `npm run typecheck` (TypeScript 5, as here); a build need not do it again.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
+  // Every page is in a language (`/en`, `/fr`, `/fr-CA`); the bare address opens the default one.
+  async redirects() {
+    return [{ source: '/', destination: `/${DEFAULT_LOCALE}`, permanent: false }];
+  },
   async headers() {
     return [
       {

@@ -1,31 +1,27 @@
 'use client';
 
 import { useFolio } from '@folio/react';
-import { featureItems } from './values';
+import { FeatureList as FeatureListComponent } from '../lib/components';
+import { items } from './values';
 
 /**
- * A list of features: a heading and `items`, a JSON field holding `[{ "title", "text" }]` (an editor
- * adds, removes and orders them in one field).
+ * A heading and the features: a `list` field (contract §13), one list per language. Each item keeps its
+ * `_key` across reorders, so React keeps each item's element when the editor moves it.
  */
 export function FeatureList() {
-  const { heading, items } = useFolio('features', {
-    componentId: 'FeatureList',
-    fields: { heading: 'text', items: 'json' },
-  });
-  const features = featureItems(items);
+  const { heading, items: value } = useFolio('features', FeatureListComponent);
+  const features = items(value).filter((item) => typeof item.title === 'string' && item.title !== '');
   return (
-    <section className="features" aria-labelledby="features-heading">
+    <section className="features" id="features" aria-labelledby="features-heading">
       <h2 id="features-heading">{heading ?? 'Features'}</h2>
       {features.length === 0 ? (
         <p className="empty">No features yet.</p>
       ) : (
         <ul>
-          {features.map((feature, index) => (
-            // Items have no id of their own; their order is the editor's.
-            // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole on every change
-            <li key={index}>
+          {features.map((feature) => (
+            <li key={feature._key}>
               <h3>{feature.title}</h3>
-              {feature.text && <p>{feature.text}</p>}
+              {typeof feature.text === 'string' && feature.text !== '' && <p>{feature.text}</p>}
             </li>
           ))}
         </ul>

@@ -3,16 +3,27 @@
 import { useFolio } from '@folio/react';
 import type { Folio, FolioObject } from '@folio/sdk';
 import { useEffect, useState } from 'react';
+import { ProductGrid as ProductGridComponent } from '../lib/components';
+import type { Locale } from '../lib/locales';
 import { imageUrl, price, sized } from './values';
 
 /**
  * Products are Folio objects of type `product` (a shop's catalogue, saved by its own server with a
  * secret key: `POST /v1/objects/save`), with fields `name`, `price`, `currency`, `image`, `summary`.
  * Baked: from the snapshot. Otherwise read once in the browser (drafts too with a preview token). The
- * grid's heading is an ordinary editable entry.
+ * grid's heading is an ordinary editable entry, translated; objects have no languages, so a price is
+ * only written in the reader's (`6,50 €` in French).
  */
-export function ProductGrid({ folio, baked }: { folio: Folio; baked?: FolioObject[] }) {
-  const { heading } = useFolio('products', { componentId: 'ProductGrid', fields: { heading: 'text' } });
+export function ProductGrid({
+  folio,
+  locale,
+  baked,
+}: {
+  folio: Folio;
+  locale: Locale;
+  baked?: FolioObject[];
+}) {
+  const { heading } = useFolio('products', ProductGridComponent);
   const [products, setProducts] = useState<FolioObject[] | undefined>(baked);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -29,7 +40,7 @@ export function ProductGrid({ folio, baked }: { folio: Folio; baked?: FolioObjec
   }, [folio, baked]);
 
   return (
-    <section className="products" aria-labelledby="products-heading">
+    <section className="products" id="products" aria-labelledby="products-heading">
       <h2 id="products-heading">{heading ?? 'Products'}</h2>
       {failed ? (
         <p className="empty">The products could not be loaded.</p>
@@ -40,7 +51,7 @@ export function ProductGrid({ folio, baked }: { folio: Folio; baked?: FolioObjec
       ) : (
         <ul className="grid">
           {products.map((product) => (
-            <Product key={product.id} product={product} />
+            <Product key={product.id} product={product} locale={locale} />
           ))}
         </ul>
       )}
@@ -48,10 +59,10 @@ export function ProductGrid({ folio, baked }: { folio: Folio; baked?: FolioObjec
   );
 }
 
-function Product({ product }: { product: FolioObject }) {
+function Product({ product, locale }: { product: FolioObject; locale: Locale }) {
   const { name, summary } = product.fields;
   const src = imageUrl(product.fields.image);
-  const amount = price(product.fields.price, product.fields.currency);
+  const amount = price(product.fields.price, product.fields.currency, locale);
   const title = typeof name === 'string' ? name : product.id;
   return (
     <li className="product">

@@ -1,3 +1,5 @@
+import { type Locale, pathOf } from '../lib/locales';
+
 /**
  * Field values come from editors: a site renders what fits and ignores the rest, never throws.
  */
@@ -18,24 +20,38 @@ export function sized(url: string, size: { w: number; h?: number }): string {
   return `${url}?w=${size.w}${size.h ? `&h=${size.h}&fit=cover` : ''}`;
 }
 
-export interface Feature {
-  title: string;
-  text?: string;
+/**
+ * The items of a `list` field: only objects, each with a `_key` (Folio gives every item one; an item
+ * without one, from a value written before the field was a list, gets its index).
+ */
+export function items<T extends { _key: string }>(value: readonly T[] | undefined): T[] {
+  if (!Array.isArray(value)) return [];
+  return (value as unknown[]).flatMap((item, index) =>
+    typeof item === 'object' && item !== null
+      ? [{ ...(item as T), _key: typeof (item as T)._key === 'string' ? (item as T)._key : String(index) }]
+      : [],
+  );
 }
 
-/** `[{ title, text? }]` from a JSON field; items without a title are skipped. */
-export function featureItems(value: unknown): Feature[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((item) => {
-    const { title, text } = (item ?? {}) as { title?: unknown; text?: unknown };
-    if (typeof title !== 'string' || title === '') return [];
-    return [{ title, ...(typeof text === 'string' && { text }) }];
-  });
+/** An address a visitor may follow: http(s), mailto, tel, a path or an anchor; nothing else. */
+export function safeHref(value: unknown): string | undefined {
+  return typeof value === 'string' && /^(https?:|mailto:|tel:|\/|#)/i.test(value) ? value : undefined;
+}
+
+/**
+ * Where a `link` field goes: `{ pageId }` is a page of the site, in the reader's language
+ * (`/` in French is `/fr`); `{ href }` an address as written (an anchor, a URL).
+ */
+export function hrefOf(value: unknown, locale: Locale): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { pageId, href } = value as { pageId?: unknown; href?: unknown };
+  if (typeof pageId === 'string' && pageId.startsWith('/')) return pathOf(locale, pageId);
+  return safeHref(href);
 }
 
 /** A price as the shop shows it, or nothing when the field is not a number. */
-export function price(value: unknown, currency: unknown): string | undefined {
+export function price(value: unknown, currency: unknown, locale: string): string | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   const code = typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? currency : 'EUR';
-  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).format(value);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: code }).format(value);
 }

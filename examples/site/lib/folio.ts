@@ -1,4 +1,6 @@
 import { createFolio, type Folio } from '@folio/sdk';
+import { ALL_COMPONENTS } from './components';
+import { DEFAULT_LOCALE, type Locale } from './locales';
 
 /** Where Folio runs and the project's publishable key (next.config.ts inlines them at build time). */
 export const folioUrl = process.env.FOLIO_URL ?? 'http://127.0.0.1:3000';
@@ -16,11 +18,21 @@ export const registers = process.env.FOLIO_REGISTER === 'true';
 export const PREVIEW_PARAM = 'folio-preview';
 
 /**
- * The site's SDK: drafts and live updates with a preview token; without registering outside
- * development (a site in production only reads, so visitors' browsers never send definitions).
+ * The site's SDK for one language: every read, live stream and preview of it is in `locale`
+ * (`?locale=`); drafts and live updates with a preview token; without registering outside development
+ * (a site in production only reads, so visitors' browsers never send definitions). The default
+ * language reads without `?locale=` (the plain read is the default locale's), so the English pages also
+ * work on a project whose languages are not set yet.
  */
-export function siteFolio(previewToken?: string): Folio {
-  const folio = createFolio({ url: folioUrl, key: folioKey, previewToken, editorOrigin });
+export function siteFolio(locale: Locale, previewToken?: string): Folio {
+  const folio = createFolio({
+    url: folioUrl,
+    key: folioKey,
+    previewToken,
+    editorOrigin,
+    components: ALL_COMPONENTS,
+    ...(locale !== DEFAULT_LOCALE && { locale }),
+  });
   // Replaced in place, not copied with a spread: `preview` and `baked` are getters that change when
   // the dashboard's visual editor hands the page a token at runtime.
   if (!registers) folio.register = () => Promise.resolve(null);

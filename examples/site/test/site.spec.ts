@@ -9,6 +9,8 @@ import { buildSite, siteDir, startBuilt, startDev } from './support/site';
  * The example site's life, in order: a developer opens it (`next dev`) and its components appear in
  * Folio as stubs; an editor publishes and a reload shows it; a preview follows drafts live; a build with
  * baking off reads Folio live; a build with a baked snapshot shows the content with Folio stopped.
+ * The project here has no languages set (contract §14: `locales: null`): its English pages work as a
+ * one-language site did (test/languages.spec.ts walks the languages).
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -41,6 +43,7 @@ const products = (page: Page) => page.getByRole('region', { name: 'Our loaves' }
 test('in development the page registers its components; a publish shows after a reload', async ({ page }) => {
   const dev = await serveWith(() => startDev(folio, project));
   await page.goto(dev.url);
+  await expect(page).toHaveURL(`${dev.url}/en`); // the default language
   await expect(hero(page)).toHaveText('Your site, edited in Folio');
   await expect(page.getByText('Read live from Folio')).toBeVisible();
 
@@ -49,7 +52,11 @@ test('in development the page registers its components; a publish shows after a 
     .poll(async () => (await cms.definitions()).map((d) => `${d.instanceKey}:${d.componentId}`), {
       timeout: 15_000,
     })
-    .toEqual(['hero:Hero', 'features:FeatureList', 'products:ProductGrid']); // page order: as rendered
+    .toEqual(['hero:Hero', 'features:FeatureList', 'testimonials:Testimonials', 'products:ProductGrid']); // page order: as rendered
+  // The menu and the footer are on the shared page @site.
+  await expect
+    .poll(async () => (await cms.definitions('@site')).map((d) => `${d.instanceKey}:${d.componentId}`))
+    .toEqual(['menu:Menu', 'footer:Footer']);
   const definitions = await cms.definitions();
   expect(definitions.find((d) => d.instanceKey === 'hero')?.fields.map((f) => `${f.key}:${f.type}`)).toEqual([
     'title:text',
@@ -58,9 +65,13 @@ test('in development the page registers its components; a publish shows after a 
     'ctaLabel:text',
     'ctaUrl:url',
   ]);
+  expect(
+    definitions.find((d) => d.instanceKey === 'features')?.fields.map((f) => `${f.key}:${f.type}`),
+  ).toEqual(['heading:text', 'items:list']);
   expect((await cms.entries()).map((e) => [e.instanceKey, e.status, e.fields])).toEqual([
     ['hero', 'draft', {}],
     ['features', 'draft', {}],
+    ['testimonials', 'draft', {}],
     ['products', 'draft', {}],
   ]); // page order, as the definitions
 
@@ -78,6 +89,12 @@ test('in development the page registers its components; a publish shows after a 
     },
     'published',
   );
+  await cms.save(
+    'menu',
+    { items: [{ label: 'Our loaves', link: { href: '#products' } }] },
+    'published',
+    '@site',
+  );
   await cms.save('products', { heading: 'Our loaves' }, 'published');
   await cms.saveProducts([
     { id: 'sourdough', fields: { name: 'Sourdough', price: 6.5, summary: 'Three-day ferment' } },
@@ -90,6 +107,9 @@ test('in development the page registers its components; a publish shows after a 
   await expect(page.getByRole('heading', { name: 'Sourdough starter from 1987' })).toBeVisible();
   await expect(products(page).getByRole('article', { name: 'Sourdough' })).toContainText('€6.50');
   await expect(products(page).getByRole('article')).toHaveCount(2);
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Our loaves' }),
+  ).toHaveAttribute('href', '#products');
 });
 
 test('with a preview token, a saved draft reaches the open page within a second, without a reload', async ({
@@ -99,7 +119,7 @@ test('with a preview token, a saved draft reaches the open page within a second,
   const dev = site!;
   const token = await cms.previewToken();
   const stream = page.waitForResponse((r) => r.url().startsWith(`${folio.url}/v1/live`) && r.ok());
-  await page.goto(`${dev.url}/?folio-preview=${token}`);
+  await page.goto(`${dev.url}/en?folio-preview=${token}`);
   await stream;
   await expect(page.getByText('Preview: drafts, updated as the editor saves')).toBeVisible();
   await expect(hero(page)).toHaveText('Fresh bread daily');
@@ -141,7 +161,7 @@ test("in the dashboard's preview pane, the site needs no token in its URL; a cli
         received.push(event.data);
     });
     document.body.innerHTML = `<iframe id="site" src="${src}" width="1000" height="700"></iframe>`;
-  }, `${dev.url}/`);
+  }, `${dev.url}/en`);
   const received = (type: string) =>
     page.evaluate(
       (t) => (window as unknown as { received: { type: string }[] }).received.filter((m) => m.type === t),
@@ -183,7 +203,7 @@ test("in the dashboard's preview pane, the site needs no token in its URL; a cli
       .frames()
       .find((f) => f.url().startsWith(dev.url))
       ?.url(),
-  ).toBe(`${dev.url}/`);
+  ).toBe(`${dev.url}/en`);
   await expect(heading).toHaveText(/^Typed in the form/);
 });
 
@@ -197,8 +217,8 @@ test('built with baking off, the site reads Folio live', async ({ page }) => {
 
   const built = await serveWith(() => startBuilt(folio, project));
   // The prerendered HTML has no content: it comes from Folio, in the browser.
-  expect(await (await fetch(built.url)).text()).not.toContain('Fresh bread daily');
-  await page.goto(built.url);
+  expect(await (await fetch(`${built.url}/en`)).text()).not.toContain('Fresh bread daily');
+  await page.goto(`${built.url}/en`);
   await expect(hero(page)).toHaveText('Fresh bread daily');
   await expect(page.getByText('Read live from Folio')).toBeVisible();
   await expect(products(page).getByRole('article')).toHaveCount(2);
@@ -213,20 +233,20 @@ test('built with a baked snapshot, the page shows the content with Folio stopped
   site = undefined;
   await cms.setBakeEnabled(true);
   const output = await buildSite(folio, project);
-  expect(output).toMatch(/Baked 1 page \(3 entries\) and 2 objects into .*\.folio\/snapshot\.json/);
+  expect(output).toMatch(/Baked 2 pages \(6 entries\) and 2 objects into .*\.folio\/snapshot\.json/);
   const version = /^(sha256:[0-9a-f]{64})$/m.exec(output)?.[1];
   expect(version).toBeTruthy();
 
   const built = await serveWith(() => startBuilt(folio, project));
   await folio.stop();
 
-  const html = await (await fetch(built.url)).text();
+  const html = await (await fetch(`${built.url}/en`)).text();
   expect(html).toContain('Fresh bread daily');
   const toFolio: string[] = [];
   page.on('request', (request) => {
     if (request.url().startsWith(folio.url)) toFolio.push(request.url());
   });
-  await page.goto(built.url);
+  await page.goto(`${built.url}/en`);
   await expect(hero(page)).toHaveText('Fresh bread daily');
   await expect(page.getByRole('heading', { name: 'Why our bakery' })).toBeVisible();
   await expect(products(page).getByRole('article', { name: 'Baguette' })).toContainText('€2.20');

@@ -94,23 +94,53 @@ interface Entry {
   fields: Record<string, unknown>;
 }
 
-/** The editor's side: working copies of a page, saves, publishes. */
+/** The editor's side: working copies of a page (`/` unless named), saves, publishes. */
 export function editor(folio: { url: string }, project: Project) {
   const as = { token: project.token, key: project.key };
-  const entries = () => api<Entry[]>(folio, 'GET', '/v1/content/%2F', as);
+  const entries = (pageId = '/', locale?: string) =>
+    api<Entry[]>(
+      folio,
+      'GET',
+      `/v1/content/${encodeURIComponent(pageId)}${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
+      as,
+    );
+  const entryOf = async (instanceKey: string, pageId = '/') => {
+    const entry = (await entries(pageId)).find((e) => e.instanceKey === instanceKey);
+    if (!entry) throw new Error(`no entry ${instanceKey} on ${pageId}`);
+    return entry;
+  };
   return {
     entries,
-    definitions: () =>
+    entryOf,
+    definitions: (pageId = '/') =>
       api<{ instanceKey: string; componentId: string; fields: { key: string; type: string }[] }[]>(
         folio,
         'GET',
-        '/v1/definitions/%2F',
+        `/v1/definitions/${encodeURIComponent(pageId)}`,
         { token: project.token },
       ),
-    async save(instanceKey: string, fields: Record<string, unknown>, status: 'draft' | 'published') {
-      const entry = (await entries()).find((e) => e.instanceKey === instanceKey);
-      if (!entry) throw new Error(`no entry ${instanceKey}`);
+    async save(
+      instanceKey: string,
+      fields: Record<string, unknown>,
+      status: 'draft' | 'published',
+      pageId = '/',
+    ) {
+      const entry = await entryOf(instanceKey, pageId);
       return api<Entry>(folio, 'PATCH', `/v1/content/${entry.id}`, { ...as, body: { fields, status } });
+    },
+    /** PATCH ?locale=: a translator's save (and publish) in one language. */
+    async saveIn(
+      locale: string,
+      instanceKey: string,
+      fields: Record<string, unknown>,
+      status: 'draft' | 'published',
+      pageId = '/',
+    ) {
+      const entry = await entryOf(instanceKey, pageId);
+      return api<Entry>(folio, 'PATCH', `/v1/content/${entry.id}?locale=${encodeURIComponent(locale)}`, {
+        ...as,
+        body: { fields, status },
+      });
     },
     saveProducts: (objects: { id: string; fields: Record<string, unknown> }[]) =>
       api(folio, 'POST', '/v1/objects/save', {
