@@ -233,7 +233,7 @@ test('built with a baked snapshot, the page shows the content with Folio stopped
   site = undefined;
   await cms.setBakeEnabled(true);
   const output = await buildSite(folio, project);
-  expect(output).toMatch(/Baked 2 pages \(6 entries\) and 2 objects into .*\.folio\/snapshot\.json/);
+  expect(output).toMatch(/Baked 2 pages \(4 entries\) and 2 objects into .*\.folio\/snapshot\.json/);
   const version = /^(sha256:[0-9a-f]{64})$/m.exec(output)?.[1];
   expect(version).toBeTruthy();
 

@@ -68,7 +68,7 @@ test('click the Hero in the pane, type, see it in the page at once, publish, a v
   await heading.click();
   const heroForm = page.getByRole('region', { name: 'hero' });
   await expect(heroForm).toHaveAttribute('aria-current', 'true');
-  const title = heroForm.getByRole('textbox', { name: 'title', exact: true });
+  const title = heroForm.getByRole('textbox', { name: 'Title', exact: true });
   await expect(title).toBeFocused();
   await screenshot(page, 'visual-editing');
 
