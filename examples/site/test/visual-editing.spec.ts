@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { seedSite } from '../scripts/seed';
 import { editor, type Folio, newProject, PASSWORD, type Project, startFolio } from './support/folio';
 import type { Running } from './support/processes';
 import { startDev } from './support/site';
@@ -9,7 +10,9 @@ import { startDev } from './support/site';
  * site runs on another (`next dev`), and the page screen's preview pane frames the site. Open the page
  * in the dashboard → the pane shows the site → click the Hero → its form is selected → typing changes
  * the text in the frame before any save (the delay from keypress to the frame's text is measured and
- * printed) → Publish → a visitor, with no preview, sees the new text.
+ * printed) → Publish → a visitor, with no preview, sees the new text. Then the same in French: the
+ * project gets its languages (as `npm run seed` sets them), the preview URL names the French pages, the
+ * editor chooses French in the page editor, and what they type and publish is the French page's.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -94,6 +97,52 @@ test('click the Hero in the pane, type, see it in the page at once, publish, a v
   await visitor.reload();
   await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(`Fresh bread daily${KEYS}`);
   await expect(heading).toHaveText(shows(`Fresh bread daily${KEYS}`));
+  await visitor.close();
+});
+
+test('visual editing in French: the pane shows /fr, typing in the French form changes it, Publish fr', async ({
+  page,
+  browser,
+}) => {
+  await seedSite({ url: folio.url, projectId: project.id, key: project.key, token: project.token });
+  await cms.setPreviewUrl(`${site!.url}/fr{pageId}`);
+  const visitor = await browser.newPage();
+
+  await page.goto(`${folio.url}/admin/p/${project.id}/pages/${encodeURIComponent('/')}`);
+  await page.getByLabel('Email').fill(project.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Language', { exact: true }).selectOption('fr');
+  const heroForm = page.getByRole('region', { name: 'hero' });
+  const title = heroForm.getByRole('textbox', { name: 'Title', exact: true });
+  await expect(title).toHaveValue('Du pain frais chaque jour');
+
+  const pane = page.getByRole('complementary', { name: 'Preview' });
+  await expect(page.getByTitle('Preview of /')).toHaveAttribute('src', `${site!.url}/fr/`);
+  await expect(pane.getByRole('status')).toContainText('Connected', { timeout: 60_000 });
+  const frame = page.frameLocator('iframe[title="Preview of /"]');
+  const heading = frame.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText(shows('Du pain frais chaque jour'));
+  await expect(frame.locator('html')).toHaveAttribute('lang', 'fr');
+
+  await heading.click();
+  await expect(heroForm).toHaveAttribute('aria-current', 'true');
+  await expect(title).toBeFocused();
+  await title.press('End');
+  const delays = await typeAndMeasure(page, ' chaud');
+  console.log(
+    `visual editing in French: keypress → text in the frame: ${delays.map((d) => d.toFixed(1)).join(', ')} ms`,
+  );
+  await expect(heading).toHaveText(shows('Du pain frais chaque jour chaud'));
+  await screenshot(page, 'visual-editing-fr');
+
+  await heroForm.getByRole('button', { name: 'Publish fr', exact: true }).click();
+  await expect(heroForm.getByRole('listitem', { name: 'fr: published (editing)' })).toBeVisible();
+  await visitor.goto(`${site!.url}/fr`);
+  await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('Du pain frais chaque jour chaud');
+  // Publishing is per language: English visitors still read the English title.
+  await visitor.goto(`${site!.url}/en`);
+  await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('Fresh bread daily');
   await visitor.close();
 });
 
