@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { seedSite } from '../scripts/seed';
 import { editor, type Folio, newProject, type Project, startFolio } from './support/folio';
 import type { Running } from './support/processes';
+import { screenshot } from './support/screenshots';
 import { buildSite, startBuilt, startDev } from './support/site';
 
 /**
@@ -135,7 +136,7 @@ test('the language switcher opens the same page in another language, by mouse an
   await switcher.getByRole('link', { name: 'Français', exact: true }).click();
   await expect(page).toHaveURL(`${dev.url}/fr`);
   await expectLanguage(page, 'fr');
-  await page.screenshot({ path: screenshotPath('languages-fr') });
+  await screenshot(page, 'languages-fr');
 
   // Keyboard: Tab to the Canadian French link, Enter.
   const canadian = languages(page).getByRole('link', { name: 'Français (Canada)' });
@@ -264,7 +265,7 @@ test("visual editing in French: in the editor's pane the French page takes the e
     .poll(() => received('select'))
     .toEqual([{ folio: 'bridge', v: 1, type: 'select', entryId: hero.id }]);
   await expect(title).toHaveText(/^Tapé dans le formulaire/);
-  await page.screenshot({ path: screenshotPath('visual-editing-fr') });
+  await screenshot(page, 'pane-fr');
 });
 
 test('the static build renders every language from its baked snapshot, with Folio stopped', async ({
@@ -308,7 +309,3 @@ test('the static build renders every language from its baked snapshot, with Foli
   await page.waitForLoadState('networkidle');
   expect(toFolio).toEqual([]);
 });
-
-function screenshotPath(name: string): string {
-  return new URL(`../test-results/screenshots/${name}.png`, import.meta.url).pathname;
-}

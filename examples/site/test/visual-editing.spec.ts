@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { seedSite } from '../scripts/seed';
 import { editor, type Folio, newProject, PASSWORD, type Project, startFolio } from './support/folio';
 import type { Running } from './support/processes';
+import { screenshot } from './support/screenshots';
 import { startDev } from './support/site';
 
 /**
@@ -201,17 +201,4 @@ async function typeAndMeasure(page: Page, keys: string): Promise<number[]> {
     delays.push(changedAt - pressedAt);
   }
   return delays;
-}
-
-/**
- * Each run writes test-results/screenshots/ (ignored by git), so `npm test` leaves the tree clean; the
- * committed references in test/screenshots/ change only on purpose, with FOLIO_REFERENCE_SCREENSHOTS=1.
- */
-async function screenshot(page: Page, name: string) {
-  const shot = await page.screenshot({
-    path: new URL(`../test-results/screenshots/${name}.png`, import.meta.url).pathname,
-  });
-  if (process.env.FOLIO_REFERENCE_SCREENSHOTS === '1') {
-    writeFileSync(new URL(`./screenshots/${name}.png`, import.meta.url), shot);
-  }
 }
