@@ -214,7 +214,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     (name) => !process.env[name],
   );
   if (missing.length > 0) {
-    console.error(`npm run seed needs ${missing.join(', ')} (see README, "Five minutes").`);
+    console.error(
+      `npm run seed needs ${missing.join(', ')} (see the README: .env.local from folio create-project, loaded into the shell).`,
+    );
     process.exit(1);
   }
   const env = process.env as Record<string, string>;
@@ -225,7 +227,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     token: env.FOLIO_TOKEN!,
   }).then(
     () =>
-      console.log('Seeded: English, French and Canadian French, published. Open http://localhost:3001/fr'),
+      console.log(
+        'Seeded: English, French and Canadian French, published. npm run dev, then open http://localhost:3001/fr',
+      ),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);
