@@ -16,8 +16,18 @@ const folioUrl = process.env.FOLIO_URL ?? 'http://127.0.0.1:3000';
  */
 const frameAncestors = ["'self'", new URL(process.env.FOLIO_EDITOR_ORIGIN ?? folioUrl).origin].join(' ');
 
+/**
+ * `npm run build:static` exports the site as plain files (`out/en.html`, `out/fr.html`,
+ * `out/fr-CA.html` and their assets), prerendered from the baked snapshot, for any static host. Told by
+ * the npm script's name, so the command is the same on every shell. A static host serves no redirect
+ * and no header of Next's: point `/` at `/en` and send the `frame-ancestors` policy in its own
+ * configuration.
+ */
+const staticExport = process.env.npm_lifecycle_event === 'build:static';
+
 const config: NextConfig = {
   reactStrictMode: true,
+  ...(staticExport && { output: 'export' as const }),
   env: {
     FOLIO_URL: folioUrl,
     FOLIO_EDITOR_ORIGIN: process.env.FOLIO_EDITOR_ORIGIN ?? '',
@@ -27,18 +37,20 @@ const config: NextConfig = {
   // Types are checked by `npm run typecheck` (TypeScript 5, as here); a build need not do it again.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
-  // Every page is in a language (`/en`, `/fr`, `/fr-CA`); the bare address opens the default one.
-  async redirects() {
-    return [{ source: '/', destination: `/${DEFAULT_LOCALE}`, permanent: false }];
-  },
-  async headers() {
-    return [
-      {
-        source: '/:path*',
-        headers: [{ key: 'Content-Security-Policy', value: `frame-ancestors ${frameAncestors}` }],
-      },
-    ];
-  },
+  ...(!staticExport && {
+    // Every page is in a language (`/en`, `/fr`, `/fr-CA`); the bare address opens the default one.
+    async redirects() {
+      return [{ source: '/', destination: `/${DEFAULT_LOCALE}`, permanent: false }];
+    },
+    async headers() {
+      return [
+        {
+          source: '/:path*',
+          headers: [{ key: 'Content-Security-Policy', value: `frame-ancestors ${frameAncestors}` }],
+        },
+      ];
+    },
+  }),
 };
 
 export default config;

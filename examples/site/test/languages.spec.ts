@@ -1,17 +1,18 @@
+import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { seedSite } from '../scripts/seed';
 import { editor, type Folio, newProject, type Project, startFolio } from './support/folio';
 import type { Running } from './support/processes';
 import { screenshot } from './support/screenshots';
-import { buildSite, startBuilt, startDev } from './support/site';
+import { buildSite, buildStatic, serveFiles, siteDir, startBuilt, startDev } from './support/site';
 
 /**
  * The site in three languages (issue 35): a project seeded as `npm run seed` seeds it (its languages
  * set through PATCH /v1/projects/:id, French and Canadian French written through PATCH
  * /v1/content/:id?locale=), then every language walked (`/en`, `/fr`, `/fr-CA`, fallbacks included),
  * the switcher by mouse and keyboard, a French publish that changes French and Canadian French and not
- * English, a French preview, visual editing in French, and the baked build of every language with Folio
- * stopped.
+ * English, a French preview, visual editing in French, and the baked builds of every language (served
+ * by `next start`, and exported as plain files) with Folio stopped.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -268,44 +269,61 @@ test("visual editing in French: in the editor's pane the French page takes the e
   await screenshot(page, 'pane-fr');
 });
 
-test('the static build renders every language from its baked snapshot, with Folio stopped', async ({
+test('the static builds render every language from the baked snapshot, with Folio stopped', async ({
   page,
 }) => {
+  test.setTimeout(480_000);
   await site?.stop();
   site = undefined;
-  // The French draft of the tests above is not published: the build shows the published texts.
+  // The French draft of the tests above is not published: the builds show the published texts.
   await cms.saveIn('fr', 'hero', { title: SEEN.fr.title }, 'draft');
+  // Both builds bake every language (GET /v1/snapshot?locale=*): plain files for any static host
+  // (`npm run build:static`, into out/), and the build `next start` serves (`npm run build:site`).
+  const exported = await buildStatic(folio, project);
+  expect(exported).toMatch(/^sha256:[0-9a-f]{64}$/m);
   const output = await buildSite(folio, project);
-  test.info().annotations.push({ type: 'build output', description: output.slice(-2000) });
+  const version = /^(sha256:[0-9a-f]{64})$/m.exec(output)?.[1];
+  expect(version).toBeTruthy();
+  const files = await serveFiles(join(siteDir, 'out'));
   const built = await startBuilt(folio, project);
   site = built;
   await folio.stop();
 
-  for (const code of CODES) {
-    const html = await (await fetch(`${built.url}/${code}`)).text();
-    expect(html).toContain(`<html lang="${code}"`);
-    expect(html).toContain(SEEN[code].title);
-    expect(html).toContain(SEEN[code].quotes[0]);
+  try {
+    for (const origin of [built.url, files.url]) {
+      for (const code of CODES) {
+        const html = await (await fetch(`${origin}/${code}`)).text();
+        expect(html).toContain(`<html lang="${code}"`);
+        expect(html).toContain(SEEN[code].title);
+        expect(html).toContain(SEEN[code].quotes[0]);
+      }
+      const toFolio: string[] = [];
+      const record = (request: { url(): string }) => {
+        if (request.url().startsWith(folio.url)) toFolio.push(request.url());
+      };
+      page.on('request', record);
+      await page.goto(`${origin}/en`);
+      await expect(page.getByText('Rendered from the snapshot baked into this build')).toBeVisible();
+      await expect(page.locator(`[data-folio-version="${version}"]`)).toHaveCount(1);
+      await expectLanguage(page, 'en');
+      await languages(page).getByRole('link', { name: 'Français', exact: true }).click();
+      await expect(page).toHaveURL(`${origin}/fr`);
+      // The French subtitle published in French above; the rest as seeded.
+      await expect(region(page, SEEN.fr.title)).toContainText('Cuit au feu de bois.');
+      await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
+        ...SEEN.fr.menu,
+      ]);
+      await languages(page).getByRole('link', { name: 'Français (Canada)' }).click();
+      await expect(page).toHaveURL(`${origin}/fr-CA`);
+      await expect(heading(page)).toHaveText(SEEN['fr-CA'].title);
+      await expect(region(page, SEEN['fr-CA'].testimonials).locator('blockquote')).toHaveText([
+        ...SEEN['fr-CA'].quotes,
+      ]);
+      await page.waitForLoadState('networkidle');
+      page.off('request', record);
+      expect(toFolio).toEqual([]);
+    }
+  } finally {
+    await files.stop();
   }
-  const toFolio: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().startsWith(folio.url)) toFolio.push(request.url());
-  });
-  await page.goto(`${built.url}/en`);
-  await expect(page.getByText('Rendered from the snapshot baked into this build')).toBeVisible();
-  await expectLanguage(page, 'en');
-  await languages(page).getByRole('link', { name: 'Français', exact: true }).click();
-  await expect(page).toHaveURL(`${built.url}/fr`);
-  // The French subtitle published in French above; the rest as seeded.
-  await expect(region(page, SEEN.fr.title)).toContainText('Cuit au feu de bois.');
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
-    ...SEEN.fr.menu,
-  ]);
-  await page.goto(`${built.url}/fr-CA`);
-  await expect(heading(page)).toHaveText(SEEN['fr-CA'].title);
-  await expect(region(page, SEEN['fr-CA'].testimonials).locator('blockquote')).toHaveText([
-    ...SEEN['fr-CA'].quotes,
-  ]);
-  await page.waitForLoadState('networkidle');
-  expect(toFolio).toEqual([]);
 });
