@@ -67,3 +67,11 @@ export type {
   SnapshotInput,
   SyncResult,
 } from './types.js';
+export type {
+  BridgeMessage,
+  BridgeVersion,
+  EditorMessage,
+  ItemPath,
+  MessageBody,
+  SiteMessage,
+} from './visual/protocol.js';

@@ -1,6 +1,7 @@
 /**
- * The site page of the bridge tests (bundled by the test, loaded by the browser): a Hero and a Cta
- * rendered from `folio.live('/')` with plain DOM calls, no framework. Config in the URL's fragment.
+ * The site page of the bridge tests (bundled by the test, loaded by the browser): a Hero, a Cta and a
+ * list of Features (each item a `<li>` with its title and body, keyed by `_key`) rendered from
+ * `folio.live('/')` with plain DOM calls, no framework. Config in the URL's fragment.
  */
 import { createFolio, type Entry } from '../../src/index.js';
 
@@ -23,4 +24,19 @@ folio.live('/', (entry) => {
   page.entries[entry.instanceKey] = entry;
   if (entry.instanceKey === 'hero') text('title', entry.fields.title);
   if (entry.instanceKey === 'cta') text('label', entry.fields.label);
+  if (entry.instanceKey === 'features') {
+    const items = (entry.fields.items ?? []) as { _key: string; title?: string; body?: string }[];
+    document.getElementById('features')?.replaceChildren(
+      ...items.map((item) => {
+        const li = document.createElement('li');
+        li.dataset.key = item._key;
+        const title = document.createElement('h3');
+        title.textContent = item.title ?? '';
+        const body = document.createElement('p');
+        body.textContent = item.body ?? '';
+        li.append(title, body);
+        return li;
+      }),
+    );
+  }
 });
