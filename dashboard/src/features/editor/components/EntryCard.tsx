@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../../lib/api';
 import { detailsAt } from '../../../lib/details';
@@ -49,12 +49,16 @@ import {
   toWire,
   workingFields,
 } from '../lib/fields';
+import { elementsOf, keysOf, placeOf } from '../lib/places';
 import { ConflictAlert } from './ConflictAlert';
 import { FieldControl } from './FieldControl';
-import { type Decl, ProblemsContext } from './structured/decl';
+import { type Decl, ProblemsContext, RevealContext } from './structured/decl';
 import { useRuleProblems } from './useRuleProblems';
 
 type Action = 'save' | 'publish' | 'unpublish';
+
+/** What takes the cursor when the preview selects a form, an item or a field. */
+const FOCUSABLE = 'input:not([type=hidden]):not([readonly]), textarea, [contenteditable="true"]';
 
 interface Props {
   entry: Entry;
@@ -66,7 +70,13 @@ interface Props {
   active?: boolean;
   /** Changes each time the site in the preview selects this entry: the form is scrolled to and focused. */
   selectRequest?: number;
-  onFocusEntry?(entryId: string): void;
+  /**
+   * Where in the entry the site's click was (`features[_key=a].title`, lib/places.ts), with
+   * selectRequest: that item is opened (and its containers), scrolled to, and its field focused.
+   */
+  selectPath?: string | null;
+  /** Focus moved into this form; `path`: the field or item it is in (the site outlines it). */
+  onFocusEntry?(entryId: string, path: string | null): void;
   /** This entry's problems in a refused page publish (422), shown at its fields. */
   refusal?: RuleProblem[] | undefined;
 }
@@ -85,6 +95,7 @@ export const EntryCard = memo(function EntryCard({
   onDirty,
   active = false,
   selectRequest = 0,
+  selectPath = null,
   onFocusEntry,
   refusal,
 }: Props) {
@@ -151,16 +162,25 @@ export const EntryCard = memo(function EntryCard({
   useEffect(() => {
     if (draft) preview?.draft(entry.id, workingFields(entry.fields, declared, draft.values), true);
   }, [preview]);
-  // Picked in the preview: bring the form into view and put the cursor in its first field.
+  // Picked in the preview: the items on the way opened (RevealContext, in the same render), then the
+  // form, or the item or field the click was in, brought into view with the cursor in its first field.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: selectPath comes with each new selectRequest
+  const reveal = useMemo(
+    () => ({ keys: new Set(keysOf(selectPath)), request: selectRequest }),
+    [selectRequest],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: selectPath comes with each new selectRequest
   useEffect(() => {
     const section = card.current;
     if (!selectRequest || !section) return;
-    section.scrollIntoView({ block: 'start' });
-    section
-      .querySelector<HTMLElement>(
-        'input:not([type=hidden]):not([readonly]), textarea, [contenteditable="true"]',
-      )
-      ?.focus({ preventScroll: true });
+    const { row, field } = selectPath ? elementsOf(section, selectPath) : { row: null, field: null };
+    const scope = field ?? row ?? section;
+    const input =
+      scope.querySelector<HTMLElement>(FOCUSABLE) ?? (row ?? section).querySelector<HTMLElement>(FOCUSABLE);
+    if (row) (row as HTMLElement).scrollIntoView({ block: 'center' });
+    else if (field) input?.scrollIntoView({ block: 'center' });
+    else section.scrollIntoView({ block: 'start' });
+    input?.focus({ preventScroll: true });
   }, [selectRequest]);
 
   const change = (key: string, type: FieldType, value: FormValue) => {
@@ -274,7 +294,8 @@ export const EntryCard = memo(function EntryCard({
       aria-labelledby={titleId}
       aria-current={active ? 'true' : undefined}
       className={active ? 'folio-entry-active' : undefined}
-      onFocus={() => onFocusEntry?.(entry.id)}
+      onFocus={(event) => onFocusEntry?.(entry.id, card.current ? placeOf(card.current, event.target) : null)}
+      data-folio-form
       withBorder
       p="md"
       radius="md"
@@ -329,50 +350,53 @@ export const EntryCard = memo(function EntryCard({
           />
         )}
 
-        <ProblemsContext.Provider value={ruleProblems}>
-          <Stack key={generation} gap="sm">
-            {!definition && (
-              <Text size="sm" c="dimmed">
-                No definition declares this entry's fields: they are shown as stored, read-only.
-              </Text>
-            )}
-            {declared.map((f) => {
-              const problem = problems.find(([k]) => k === f.key)?.[1];
-              const messages = [
-                ...(problem && !problem.ok ? [problem.error] : []),
-                ...ruleProblems.at(`fields.${f.key}`),
-                ...(refused[f.key] ? [refused[f.key]] : []),
-              ];
-              return (
-                <FieldControl
-                  key={f.key}
-                  fieldKey={f.key}
-                  type={f.type}
-                  declaration={f}
-                  site={site}
-                  projectId={projectId}
-                  value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
-                  error={messages.length > 0 ? messages.join('; ') : null}
-                  onChange={(v) => {
-                    if (refused[f.key]) setRefused(({ [f.key]: _, ...rest }) => rest);
-                    change(f.key, f.type, v);
-                  }}
+        <RevealContext value={reveal}>
+          <ProblemsContext.Provider value={ruleProblems}>
+            <Stack key={generation} gap="sm">
+              {!definition && (
+                <Text size="sm" c="dimmed">
+                  No definition declares this entry's fields: they are shown as stored, read-only.
+                </Text>
+              )}
+              {declared.map((f) => {
+                const problem = problems.find(([k]) => k === f.key)?.[1];
+                const messages = [
+                  ...(problem && !problem.ok ? [problem.error] : []),
+                  ...ruleProblems.at(`fields.${f.key}`),
+                  ...(refused[f.key] ? [refused[f.key]] : []),
+                ];
+                return (
+                  <div key={f.key} className="folio-field" data-folio-field={f.key}>
+                    <FieldControl
+                      fieldKey={f.key}
+                      type={f.type}
+                      declaration={f}
+                      site={site}
+                      projectId={projectId}
+                      value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
+                      error={messages.length > 0 ? messages.join('; ') : null}
+                      onChange={(v) => {
+                        if (refused[f.key]) setRefused(({ [f.key]: _, ...rest }) => rest);
+                        change(f.key, f.type, v);
+                      }}
+                    />
+                  </div>
+                );
+              })}
+              {undeclared.map((key) => (
+                <JsonInput
+                  key={key}
+                  label={key}
+                  description="Not declared by the component: shown as stored, read-only"
+                  value={JSON.stringify(entry.fields[key], null, 2)}
+                  readOnly
+                  rows={jsonRows(JSON.stringify(entry.fields[key], null, 2), 2, 10)}
+                  ff="monospace"
                 />
-              );
-            })}
-            {undeclared.map((key) => (
-              <JsonInput
-                key={key}
-                label={key}
-                description="Not declared by the component: shown as stored, read-only"
-                value={JSON.stringify(entry.fields[key], null, 2)}
-                readOnly
-                rows={jsonRows(JSON.stringify(entry.fields[key], null, 2), 2, 10)}
-                ff="monospace"
-              />
-            ))}
-          </Stack>
-        </ProblemsContext.Provider>
+              ))}
+            </Stack>
+          </ProblemsContext.Provider>
+        </RevealContext>
 
         <Group>
           <Button

@@ -23,6 +23,7 @@ import {
   newKey,
   titleOf,
   useProblems,
+  useReveal,
 } from './decl';
 import { type FieldProps, NestedFields } from './StructuredField';
 
@@ -56,9 +57,20 @@ export function ItemsControl({ decl, value, path, onChange, site, depth }: Field
   const kinds = blocksOf(decl);
   const props = inputProps(decl);
   const problems = useProblems();
+  const reveal = useReveal();
   const [closed, setClosed] = useState<Set<string>>(
-    () => new Set(items.length > OPEN_UP_TO ? items.map((i) => i._key) : []),
+    () =>
+      new Set(items.length > OPEN_UP_TO ? items.map((i) => i._key).filter((k) => !reveal.keys.has(k)) : []),
   );
+  // The preview selected an item inside this list: open it in this very render (not in an effect), so
+  // the form's focus, right after this commit, finds its fields.
+  const [revealed, setRevealed] = useState(reveal.request);
+  if (revealed !== reveal.request) {
+    setRevealed(reveal.request);
+    if (items.some((i) => reveal.keys.has(i._key) && closed.has(i._key))) {
+      setClosed((s) => new Set([...s].filter((k) => !reveal.keys.has(k))));
+    }
+  }
   const [dragged, setDragged] = useState<string | null>(null);
   const [said, setSaid] = useState('');
   const refocus = useRef<HTMLElement | null>(null);
@@ -231,6 +243,7 @@ const ItemRow = memo(function ItemRow({
       p="xs"
       role="group"
       aria-label={name}
+      data-folio-key={key}
       onKeyDown={onKeyDown}
       onDragOver={(e) => e.preventDefault()}
       onDrop={(e) => {

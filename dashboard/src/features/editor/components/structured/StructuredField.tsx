@@ -93,20 +93,22 @@ export function NestedFields({
   return (
     <>
       {fields.map((f) => (
-        <StructuredField
-          key={f.key}
-          decl={f}
-          value={value[f.key]}
-          path={`${path}.${f.key}`}
-          site={site}
-          depth={depth}
-          onChange={(v) => {
-            const next = { ...value };
-            if (v === undefined) delete next[f.key];
-            else next[f.key] = v;
-            onChange(next);
-          }}
-        />
+        // The field's place for visual editing (lib/places.ts); `display: contents`, so no box of its own.
+        <div key={f.key} className="folio-field" data-folio-field={f.key}>
+          <StructuredField
+            decl={f}
+            value={value[f.key]}
+            path={`${path}.${f.key}`}
+            site={site}
+            depth={depth}
+            onChange={(v) => {
+              const next = { ...value };
+              if (v === undefined) delete next[f.key];
+              else next[f.key] = v;
+              onChange(next);
+            }}
+          />
+        </div>
       ))}
     </>
   );
