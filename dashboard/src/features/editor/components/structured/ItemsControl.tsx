@@ -250,7 +250,7 @@ const ItemRow = memo(function ItemRow({
         e.preventDefault();
         actions.current.drop(key);
       }}
-      className={dragging ? 'folio-dragging' : undefined}
+      className={dragging ? 'folio-item folio-dragging' : 'folio-item'}
     >
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Group gap="xs" wrap="nowrap">
