@@ -170,7 +170,7 @@ for (const hand of HANDS) {
       await expect(frame.getByRole('button', { name: 'Slide 5.4!', exact: true })).toBeVisible();
       // The first edit is still there: nothing typed was lost on the way.
       await expect(frame.getByRole('button', { name: 'Feature 7 and more', exact: true })).toBeVisible();
-      await screenshot(page, `preview-nested-${hand}`);
+      if (hand === 'mouse') await screenshot(page, 'preview-nested');
       await expectAccessible(page);
 
       // Saved as typed, by key.

@@ -29,6 +29,12 @@ import { type FieldProps, NestedFields } from './StructuredField';
 
 /** Past this many items a list opens collapsed: 200 open forms would be a long page and a slow one. */
 const OPEN_UP_TO = 5;
+/**
+ * Past this many items a list's rows are drawn only near the screen (`folio-item-lazy` in app.css:
+ * content-visibility). Not for shorter lists: there it saves nothing, and a full-page screenshot (which
+ * renders beyond the screen without making it "near") would show their far rows empty.
+ */
+const LAZY_FROM = 20;
 
 const isItem = (v: unknown): v is Item =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Item)._key === 'string';
@@ -162,6 +168,7 @@ export function ItemsControl({ decl, value, path, onChange, site, depth }: Field
               problemCount={problems.below(at) + problems.at(at).length}
               open={!closed.has(item._key)}
               dragging={dragged === item._key}
+              lazy={items.length > LAZY_FROM}
               fields={fieldsOf(item)}
               path={at}
               site={site}
@@ -206,6 +213,8 @@ interface RowProps {
   problemCount: number;
   open: boolean;
   dragging: boolean;
+  /** Drawn only near the screen (a long list). */
+  lazy: boolean;
   fields: Decl[];
   /** `fields.features[2]`: the item's path, for the API's problems. */
   path: string;
@@ -222,6 +231,7 @@ const ItemRow = memo(function ItemRow({
   problemCount,
   open,
   dragging,
+  lazy,
   fields,
   path,
   site,
@@ -250,7 +260,9 @@ const ItemRow = memo(function ItemRow({
         e.preventDefault();
         actions.current.drop(key);
       }}
-      className={dragging ? 'folio-item folio-dragging' : 'folio-item'}
+      className={
+        [lazy && 'folio-item-lazy', dragging && 'folio-dragging'].filter(Boolean).join(' ') || undefined
+      }
     >
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Group gap="xs" wrap="nowrap">

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { flushSync } from 'react-dom';
 
 /**
  * How long a field inside a list item, a block or an object keeps what is typed to itself before
@@ -40,23 +41,30 @@ export function useLift<T>(onChange: (value: T) => void) {
     latest.current = onChange;
   });
   const held = useRef<{ value: T; timer: ReturnType<typeof setTimeout> } | null>(null);
-  const flush = useCallback(() => {
-    const now = held.current;
-    if (!now) return;
-    held.current = null;
-    clearTimeout(now.timer);
-    pending.delete(flush);
-    latest.current(now.value);
-  }, []);
-  useEffect(() => flush, [flush]);
-  const push = useCallback(
-    (value: T) => {
+  const lift = useMemo(() => {
+    const deliver = (sync: boolean) => {
+      const now = held.current;
+      if (!now) return;
+      held.current = null;
+      clearTimeout(now.timer);
+      pending.delete(flush);
+      // Rendered before anything else happens: the containers build their next value from what they
+      // last rendered, so a click handled before this render (a radio of the same item, under load)
+      // would build on the item without the typed value and drop it. An event handler's updates are
+      // rendered at once anyway; a timer's would wait for the scheduler, hence flushSync.
+      if (sync) flushSync(() => latest.current(now.value));
+      else latest.current(now.value);
+    };
+    const flush = () => deliver(true);
+    const push = (value: T) => {
       if (held.current) clearTimeout(held.current.timer);
       held.current = { value, timer: setTimeout(flush, LIFT_AFTER_MS) };
       pending.add(flush);
       listen();
-    },
-    [flush],
-  );
-  return { push, flush };
+    };
+    return { push, flush, deliver };
+  }, []);
+  // Unmounting (flushSync may not run inside React's own commit): handed over as it is.
+  useEffect(() => () => lift.deliver(false), [lift]);
+  return { push: lift.push, flush: lift.flush };
 }
