@@ -181,7 +181,7 @@ export const EntryCard = memo(function EntryCard({
     const scope = field ?? row ?? section;
     const input =
       scope.querySelector<HTMLElement>(FOCUSABLE) ?? (row ?? section).querySelector<HTMLElement>(FOCUSABLE);
-    if (row) (row as HTMLElement).scrollIntoView({ block: 'center' });
+    if (row) row.scrollIntoView({ block: 'center' });
     else if (field) input?.scrollIntoView({ block: 'center' });
     else section.scrollIntoView({ block: 'start' });
     input?.focus({ preventScroll: true });
