@@ -55,6 +55,7 @@ export {
   type ReadOptions,
 } from './folio.js';
 export type { LiveOptions } from './live.js';
+export { editAttributes } from './place.js';
 export { type SseEvent, sseParser } from './sse.js';
 export type {
   ComponentDefinition,

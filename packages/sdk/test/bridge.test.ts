@@ -26,8 +26,13 @@ const components = [
           { key: 'body', type: 'text' as const },
         ],
       },
+      { key: 'logos', type: 'list' as const, fields: [{ key: 'src', type: 'image' as const }] },
     ],
   },
+];
+const LOGOS = [
+  { _key: 'logo-a', src: 'https://example.com/a.png' },
+  { _key: 'logo-b', src: 'https://example.com/b.png' },
 ];
 const FEATURES = [
   { _key: 'first-item', title: 'Fast', body: 'Ready in a second.' },
@@ -37,7 +42,7 @@ const FEATURES = [
 /** What pages/site.ts renders into: the Hero (with a link) and the Cta. */
 const SITE_BODY = `<header id="hero"><h1 id="title">…</h1><p>Fresh every morning.</p>
 <a id="more" href="/elsewhere">Read more</a></header><section id="cta"><p id="label"></p></section>
-<ul id="features"></ul>`;
+<ul id="features"></ul><ul id="logos"></ul>`;
 
 interface Watched {
   listeners: string[];
@@ -66,7 +71,10 @@ for (const kind of dbKinds()) {
       await createFolio({ url: folio.url, key: site.key }).register('/', components);
       await site.edit('/', 'hero', { title: 'Published title' });
       await site.edit('/', 'cta', { label: 'Order' });
-      await site.edit('/', 'features', { items: FEATURES });
+      await site.edit('/', 'features', {
+        items: FEATURES,
+        logos: LOGOS,
+      });
       await site.edit('/', 'hero', { title: 'Draft title' }, 'draft');
       heroId = await site.entryId('/', 'hero');
       ({ editor, stranger, web, siteUrl, close } = await startRig({
@@ -239,7 +247,7 @@ for (const kind of dbKinds()) {
         await postToSite(page, web.url, {
           type: 'draft',
           entryId: featuresId,
-          fields: { items: [FEATURES[1], { ...FEATURES[0], title: 'Faster' }] },
+          fields: { items: [FEATURES[1], { ...FEATURES[0], title: 'Faster' }], logos: LOGOS },
         });
         await waitFor(
           async () => clean(await frame.locator('#features li h3').first().textContent()) === 'Kind',
@@ -253,6 +261,13 @@ for (const kind of dbKinds()) {
         assert.equal((await received(page, 'select'))[2]?.data.path, 'items[_key=first-item].title');
         // Still outlined after it moved: found by its key, not its place.
         assert.ok((await outlineOf(frame, 'li[data-key="first-item"]')).includes('solid'));
+
+        // An item with no text of its own, marked by the site with editAttributes: found by it.
+        const logo = frame.locator('li[data-key="logo-b"]');
+        assert.equal(await logo.getAttribute('data-folio-place'), `${featuresId}:logos[_key=logo-b]`);
+        await logo.locator('img').click();
+        await waitFor(async () => (await received(page, 'select')).length > 3, 5000, 'a fourth select');
+        assert.equal((await received(page, 'select'))[3]?.data.path, 'logos[_key=logo-b]');
       } finally {
         await page.close();
         web.requests.length = 0;

@@ -103,6 +103,13 @@ export function startOverlay(
       next.set(region, target);
       nextByTarget.set(idOf(target), region);
     }
+    // Elements the site marked itself (`editAttributes`: an item that renders no text): theirs, as given.
+    for (const element of document.querySelectorAll('[data-folio-place]')) {
+      const target = placeOf(element.getAttribute('data-folio-place') ?? '');
+      if (!target.entryId) continue;
+      next.set(element, target);
+      nextByTarget.set(idOf(target), element);
+    }
     regions = next;
     byTarget = nextByTarget;
     if (hovered && !regions.has(hovered)) hovered = null;
@@ -195,7 +202,12 @@ export function startOverlay(
     },
     true,
   );
-  new MutationObserver(scan).observe(document.body, { childList: true, subtree: true, characterData: true });
+  new MutationObserver(scan).observe(document.body, {
+    childList: true,
+    subtree: true,
+    characterData: true,
+    attributeFilter: ['data-folio-place'],
+  });
   scan();
 
   return {

@@ -31,6 +31,9 @@ interface Declared {
  */
 const ADDRESS = /^(?:[a-z][a-z\d+.-]*:|\/|#|\d{4}-\d\d-\d\d)/i;
 
+/** ../place.ts's symbol (registered, so this chunk shares no module with the main bundle). */
+const PLACE = Symbol.for('folio.place');
+
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -103,6 +106,8 @@ export function createSession(host: Pick<BridgeHost, 'sinks' | 'fields'>, post: 
         out[key] = marked(entryId, decl, value, at ? `${at}.${key}` : key);
       }
     }
+    // Its place, for `editAttributes` (../place.ts): hidden from JSON, spreads and key listings.
+    Object.defineProperty(out, PLACE, { value: at ? `${entryId}:${at}` : entryId });
     return out;
   }
 

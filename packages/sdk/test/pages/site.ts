@@ -3,7 +3,7 @@
  * list of Features (each item a `<li>` with its title and body, keyed by `_key`) rendered from
  * `folio.live('/')` with plain DOM calls, no framework. Config in the URL's fragment.
  */
-import { createFolio, type Entry } from '../../src/index.js';
+import { createFolio, type Entry, editAttributes } from '../../src/index.js';
 
 const config = JSON.parse(decodeURIComponent(location.hash.slice(1))) as {
   url: string;
@@ -35,6 +35,21 @@ folio.live('/', (entry) => {
         const body = document.createElement('p');
         body.textContent = item.body ?? '';
         li.append(title, body);
+        return li;
+      }),
+    );
+    // Logos render no text: each item's element says where it is (`editAttributes`), in a session only.
+    const logos = (entry.fields.logos ?? []) as { _key: string }[];
+    document.getElementById('logos')?.replaceChildren(
+      ...logos.map((logo) => {
+        const li = document.createElement('li');
+        li.dataset.key = logo._key;
+        for (const [name, value] of Object.entries(editAttributes(logo))) li.setAttribute(name, value);
+        const image = document.createElement('img');
+        image.width = 20;
+        image.height = 20;
+        image.alt = '';
+        li.append(image);
         return li;
       }),
     );
