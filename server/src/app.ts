@@ -33,6 +33,7 @@ import {
   entriesRoutes,
   entryDeletionRoutes,
   entryStubs,
+  localesHoldingValues,
   pagesRoutes,
   pageViews,
   publishedEntriesForSnapshot,
@@ -228,6 +229,7 @@ export async function buildApp({
     allowPrivate: config.allowPrivateHookTargets,
     secrets,
     endPreviewTokens: endProjectPreviewTokens,
+    localesHoldingValues,
   });
   const users = createUsersService(db, outbox, changes, {
     issue: issueSetPasswordLink,
@@ -290,7 +292,10 @@ export async function buildApp({
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const content = createContentService(db, outbox, changes, { declarationsOf }, (err) =>
+  // The project's locales come from the site cache (the projects module's, kept right by the change bus).
+  const localesOf = async (_reader: unknown, projectId: string) =>
+    (await sites.byId(projectId))?.locales ?? null;
+  const content = createContentService(db, outbox, changes, { declarationsOf, localesOf }, (err) =>
     app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
   );
   const definitions = createDefinitionsService(db, outbox, changes, entryStubs, {
@@ -315,9 +320,14 @@ export async function buildApp({
   await app.register(activityRoutes(createActivityService(db)), { prefix: '/v1/activity' });
   // Scheduled publishing: the routes check a schedule's target with content's help (handed over like
   // the page definitions above); the worker runs them (src/jobs/handlers.ts wires what it needs).
-  await app.register(schedulesRoutes(createSchedulesService(db, outbox, contentTargets(pageDefinitions))), {
-    prefix: '/v1/schedules',
-  });
+  await app.register(
+    schedulesRoutes(
+      createSchedulesService(db, outbox, contentTargets(pageDefinitions), (id) => localesOf(null, id)),
+    ),
+    {
+      prefix: '/v1/schedules',
+    },
+  );
   // Live streams follow page changes on the change bus; each change loads the page once for all
   // of its streams. They end before the server closes (preClose), else close would wait on them.
   const liveLimits = {

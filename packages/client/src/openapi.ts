@@ -1144,6 +1144,8 @@ export type components = {
             };
             /** @description One human sentence. */
             summary: string;
+            /** @description The locale the change was made in (contract §14); absent when it concerns no one locale, and in a project without locales. */
+            locale?: string;
         };
         /**
          * ApiKey
@@ -1257,6 +1259,12 @@ export type components = {
              * @example /
              */
             pageId: string;
+            /**
+             * @description The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales.
+             * @example fr
+             * @example *
+             */
+            locale?: string;
         };
         /**
          * BulkPublishResult
@@ -1270,6 +1278,8 @@ export type components = {
         BulkPublishResult: {
             pageId: string;
             published: string[];
+            /** @description The locales the publish acted in (every locale for `*`); only in a project with locales. */
+            locales?: string[];
         };
         /** ChangePasswordBody */
         ChangePasswordBody: {
@@ -1340,6 +1350,12 @@ export type components = {
              * @example 2026-12-01T08:00:00.000Z
              */
             at: string;
+            /**
+             * @description The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales.
+             * @example fr
+             * @example *
+             */
+            locale?: string;
         };
         /**
          * CreateUserBody
@@ -1417,6 +1433,7 @@ export type components = {
          *         "deployHooks": [],
          *         "bakeEnabled": true,
          *         "definitionSync": "additive",
+         *         "locales": null,
          *         "createdAt": "2026-11-21T09:30:00.000Z",
          *         "updatedAt": "2026-11-21T09:30:00.000Z"
          *       },
@@ -1760,6 +1777,19 @@ export type components = {
             version: number;
             /** @description Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it. */
             problems?: components["schemas"]["EntryProblem"][];
+            /** @description The locale read (contract §14); `status`, `publishedAt` and `version` are that locale's. Absent in a project without locales, whose answers stay byte for byte as they were. */
+            locale?: string | null;
+            /** @description Each locale of the project with this entry's status in it: `published` while its published copy is what a publish in it would make now. Absent in a project without locales. */
+            locales?: {
+                [key: string]: {
+                    status: "draft" | "published";
+                    publishedAt: string | null;
+                };
+            } | null;
+            /** @description Editor reads in a project with locales: for each field whose value came from another locale of the chain (not translated yet), that locale's code; `{}` when none. Absent in a project without locales. */
+            fallbacks?: {
+                [key: string]: string;
+            };
         };
         /**
          * EntryProblem
@@ -1840,6 +1870,7 @@ export type components = {
          *         "title": "Hello, world",
          *         "image": "https://cdn.example.com/hero.webp"
          *       },
+         *       "locale": null,
          *       "actor": {
          *         "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T4",
          *         "email": "grace@example.com"
@@ -1855,6 +1886,8 @@ export type components = {
             fields: {
                 [key: string]: unknown;
             };
+            /** @description The locale the record was made in (a restore writes into it); null in a project without locales and for records from before it had them (the default locale's). */
+            locale: string | null;
             actor: {
                 id: string;
                 email: string;
@@ -1961,6 +1994,70 @@ export type components = {
             _key: string;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * Locales
+         * @description The project's languages: `default` is among `available`; each other locale names a `fallback`, and every chain of fallbacks ends at the default.
+         * @example {
+         *       "default": "en",
+         *       "available": [
+         *         {
+         *           "code": "en"
+         *         },
+         *         {
+         *           "code": "fr",
+         *           "fallback": "en"
+         *         },
+         *         {
+         *           "code": "fr-CA",
+         *           "fallback": "fr"
+         *         }
+         *       ]
+         *     }
+         */
+        Locales: {
+            /** @description The default locale: where content read without `?locale=` comes from, and every chain ends. */
+            default: string;
+            available: {
+                code: string;
+                /** @description The locale read when this one has no value; absent on the default. */
+                fallback?: string;
+            }[];
+        };
+        /**
+         * LocalesInput
+         * @description Sets the languages (contract §14). The first time they are set, the content that exists becomes the default locale's. Changing `default` later is 409; a locale removed keeps its values hidden, and adding it again brings them back; `null` is allowed while no locale but the default holds a value (else 409).
+         * @example {
+         *       "default": "en",
+         *       "available": [
+         *         {
+         *           "code": "en"
+         *         },
+         *         {
+         *           "code": "fr",
+         *           "fallback": "en"
+         *         },
+         *         {
+         *           "code": "fr-CA",
+         *           "fallback": "fr"
+         *         }
+         *       ]
+         *     }
+         */
+        LocalesInput: {
+            /**
+             * @description A BCP 47 language tag, matched case-insensitively and stored in canonical case (`fr-ca` → `fr-CA`).
+             * @example fr-CA
+             */
+            default: string;
+            available: {
+                /**
+                 * @description A BCP 47 language tag, matched case-insensitively and stored in canonical case (`fr-ca` → `fr-CA`).
+                 * @example fr-CA
+                 */
+                code: string;
+                fallback?: string | null;
+            }[];
         };
         /** LoginBody */
         LoginBody: {
@@ -2257,6 +2354,7 @@ export type components = {
          *       ],
          *       "bakeEnabled": true,
          *       "definitionSync": "additive",
+         *       "locales": null,
          *       "createdAt": "2026-11-21T09:30:00.000Z",
          *       "updatedAt": "2026-11-21T09:30:00.000Z"
          *     }
@@ -2278,6 +2376,8 @@ export type components = {
              * @example additive
              */
             definitionSync: "additive" | "locked" | "open";
+            /** @description The languages (contract §14); null: one language, and `locale` parameters are refused. */
+            locales: components["schemas"]["Locales"] | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2311,6 +2411,7 @@ export type components = {
          *       ],
          *       "bakeEnabled": true,
          *       "definitionSync": "additive",
+         *       "locales": null,
          *       "createdAt": "2026-11-21T09:30:00.000Z",
          *       "updatedAt": "2026-11-21T09:30:00.000Z",
          *       "role": "admin"
@@ -2333,6 +2434,8 @@ export type components = {
              * @example additive
              */
             definitionSync: "additive" | "locked" | "open";
+            /** @description The languages (contract §14); null: one language, and `locale` parameters are refused. */
+            locales: components["schemas"]["Locales"] | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2603,6 +2706,8 @@ export type components = {
             createdAt: string;
             /** @description When the worker ran it (`done` or `failed`); null while pending and when canceled. */
             executedAt: string | null;
+            /** @description The locale it publishes or unpublishes in (a code, or `*` for every locale); only in a project with locales. */
+            locale?: string;
             /** @description Why it failed (`failed` only), in one sentence: the entry or page was gone, the creator was no longer an editor or admin, or the content broke rules of its definition. */
             error: string | null;
             /** @description Only when rules refused the publish (`422 unpublishable` at run time): every problem, as the 422 lists them. */
@@ -2909,6 +3014,7 @@ export type components = {
                 /** @description Write-only. Omit to keep the stored secret of the hook with this id; null clears it. */
                 secret?: string | null;
             }[];
+            locales?: components["schemas"]["LocalesInput"] | null;
         };
         /** UpdateUserBody */
         UpdateUserBody: {
@@ -5216,7 +5322,10 @@ export interface operations {
     };
     unpublishEntry: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales. */
+                locale?: string;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
@@ -5371,6 +5480,13 @@ export interface operations {
                 depth?: number;
                 /** @description A member's session reads stored entry ids (the editing view); `true` resolves them as a preview token would (working copies). Visitors and preview tokens always read resolved references. */
                 resolve?: boolean;
+                /**
+                 * @description The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.
+                 * @example fr-CA
+                 */
+                locale?: string;
+                /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
+                fallback?: boolean;
             };
             header?: {
                 /**
@@ -5659,7 +5775,13 @@ export interface operations {
     };
     patchEntry: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.
+                 * @example fr-CA
+                 */
+                locale?: string;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
@@ -6193,6 +6315,13 @@ export interface operations {
                 depth?: number;
                 /** @description A member's session reads stored entry ids (the editing view); `true` resolves them as a preview token would (working copies). Visitors and preview tokens always read resolved references. */
                 resolve?: boolean;
+                /**
+                 * @description The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.
+                 * @example fr-CA
+                 */
+                locale?: string;
+                /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
+                fallback?: boolean;
             };
             header?: {
                 /**

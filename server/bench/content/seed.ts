@@ -2,6 +2,7 @@ import type { Db } from '../../src/db/database.js';
 import { insertInChunks } from '../../src/db/dialect/bulk.js';
 import { createInProcessChangeBus } from '../../src/db/dialect/change-bus.js';
 import type { EntryRow } from '../../src/modules/content/content.table.js';
+import { localesHoldingValues } from '../../src/modules/content/locales.repository.js';
 import type { DefinitionRow } from '../../src/modules/definitions/definitions.table.js';
 import { endProjectPreviewTokens } from '../../src/modules/preview/preview.service.js';
 import { createProjectsService } from '../../src/modules/projects/projects.service.js';
@@ -32,6 +33,7 @@ export async function seedProject(db: Db, name: string, pages: number, perPage: 
     allowPrivate: false,
     secrets: createSecretBox(EncryptionKey.generate()),
     endPreviewTokens: endProjectPreviewTokens,
+    localesHoldingValues,
   });
   const admin = { email: `${newId('usr').toLowerCase()}@bench.example`, password: 'bench password 123' };
   const { project } = await projects.create({ name, admin });
@@ -66,6 +68,7 @@ export async function seedProject(db: Db, name: string, pages: number, perPage: 
         updatedAt: now,
         version: 2,
         publishedVersion: 2,
+        sharedVersion: 0,
       });
     }
   }

@@ -99,6 +99,7 @@ async function runKind(kind: 'sqlite' | 'postgres', pgUrl?: string): Promise<Sce
               updatedAt: now,
               version: 1,
               publishedVersion: null,
+              sharedVersion: 0,
             }),
           );
         };
@@ -135,6 +136,7 @@ async function runKind(kind: 'sqlite' | 'postgres', pgUrl?: string): Promise<Sce
           executedAt: null,
           error: null,
           problems: null,
+          locale: null,
         }));
         for (let i = 0; i < rows.length; i += 500)
           await handle.db

@@ -9,6 +9,7 @@ import type {
   ContentEntriesTable,
   ContentPagesTable,
   EntryHistoryTable,
+  EntryLocalesTable,
 } from '../modules/content/content.table.js';
 import type { ComponentDefinitionsTable } from '../modules/definitions/definitions.table.js';
 import type { DeploysTable, DeployTriggersTable } from '../modules/deploys/deploys.table.js';
@@ -43,6 +44,7 @@ export interface Database {
   contentEntries: ContentEntriesTable;
   contentPages: ContentPagesTable;
   entryHistory: EntryHistoryTable;
+  entryLocales: EntryLocalesTable;
   apiKeys: ApiKeysTable;
   apiKeyProjects: ApiKeyProjectsTable;
   objects: ObjectsTable;

@@ -18,6 +18,8 @@ export interface ActivityTable {
   targetType: ActivityTargetType;
   targetId: string;
   summary: string;
+  /** The locale the change was made in; null when it concerns no one locale or the project has none (§14). */
+  locale: string | null;
 }
 
 export type ActivityRow = Selectable<ActivityTable>;

@@ -12,7 +12,16 @@ export const EVENT_TYPES = [
   { type: 'ping', description: 'A test event sent on demand by POST /v1/webhooks/:id/test.' },
 ] as const;
 
-export type EventType = (typeof EVENT_TYPES)[number]['type'];
+/**
+ * Events no webhook receives, not even one subscribed to `*`: they only move deploy hooks. Removing a
+ * locale changes what a site builds and announces nothing to subscribers (contract §17).
+ */
+export const INTERNAL_EVENT_TYPES = ['project.locales_removed'] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number]['type'] | (typeof INTERNAL_EVENT_TYPES)[number];
+
+export const isInternalEvent = (type: string): boolean =>
+  (INTERNAL_EVENT_TYPES as readonly string[]).includes(type);
 
 /** Events that count as a publish and so trigger deploy hooks (contract §4; deletions of live data, part two §6). */
 export const DEPLOY_TRIGGERS: readonly EventType[] = [
@@ -20,4 +29,5 @@ export const DEPLOY_TRIGGERS: readonly EventType[] = [
   'content.unpublished',
   'objects.published',
   'objects.deleted',
+  'project.locales_removed',
 ];

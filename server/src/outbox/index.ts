@@ -30,6 +30,6 @@ export { actorLabel } from './activity.describe.js';
 export { pruneActivityLog } from './activity.jobs.js';
 export { type ActivityFilters, type ActivityRecord, listActivity } from './activity.repository.js';
 export type { ActivityRow } from './activity.table.js';
-export { DEPLOY_TRIGGERS, EVENT_TYPES, type EventType } from './event-types.js';
+export { DEPLOY_TRIGGERS, EVENT_TYPES, type EventType, isInternalEvent } from './event-types.js';
 export { type DispatchedEvent, dispatchEvents, type EventConsumer } from './events.jobs.js';
 export { outboxBacklog } from './events.repository.js';

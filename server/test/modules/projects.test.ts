@@ -33,6 +33,7 @@ describeEachDb('projects', (ctx) => {
         deployHooks: [],
         bakeEnabled: true,
         definitionSync: 'additive',
+        locales: null, // contract §14: one language until an admin sets them
         createdAt: 'x',
         updatedAt: 'x',
       },

@@ -16,6 +16,8 @@ import * as m0015 from './0015_preview_url.js';
 import * as m0017 from './0017_passwords_page_order.js';
 import * as m0018 from './0018_schedule_problems.js';
 import * as m0019 from './0019_content_pages.js';
+import * as m0020 from './0020_locales.js';
+import * as m0021 from './0021_deploy_locales.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -40,4 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0017_passwords_page_order': m0017,
   '0018_schedule_problems': m0018,
   '0019_content_pages': m0019,
+  '0020_locales': m0020,
+  '0021_deploy_locales': m0021,
 };

@@ -20,8 +20,10 @@ import {
   IfMatchHeaders,
   ifMatchVersion,
   PageParams,
+  ReadLocaleQuery,
   ReferenceRow,
   UpdateEntryBody,
+  WriteLocaleQuery,
 } from './content.schemas.js';
 import type { ContentService } from './content.service.js';
 
@@ -93,8 +95,8 @@ ${CORS_NOTE}`,
           // A member's session reads stored ids (the editing view) unless it asks; a preview token resolves.
           const resolved = request.auth.session === null || resolve === true;
           const data = resolved
-            ? await content.entriesResolved(projectId, pageId, depth)
-            : await content.entriesForEditor(projectId, pageId);
+            ? await content.entriesResolved(projectId, pageId, depth, request.query.locale)
+            : await content.entriesForEditor(projectId, pageId, request.query.locale);
           return { data, error: null };
         }
         return sendCachedJson(request, reply, await content.publishedPage(projectId, pageId, depth));
@@ -139,6 +141,7 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
 
 ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           params: EntryParams,
+          querystring: ReadLocaleQuery,
           headers: IfMatchHeaders,
           body: UpdateEntryBody,
           response: {
@@ -155,6 +158,7 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           userActorOf(request),
           ifMatchVersion(request.headers),
           request.auth.sessionCheck,
+          request.query.locale,
         ),
         error: null,
       }),
@@ -174,7 +178,12 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
         },
       },
       async (request) => ({
-        data: await content.bulkPublish(projectIdOf(request), request.body.pageId, userActorOf(request)),
+        data: await content.bulkPublish(
+          projectIdOf(request),
+          request.body.pageId,
+          userActorOf(request),
+          request.body.locale,
+        ),
         error: null,
       }),
     );
@@ -191,6 +200,7 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
 
 ${IF_MATCH_NOTE}`,
           params: EntryParams,
+          querystring: WriteLocaleQuery,
           headers: IfMatchHeaders,
           response: { 200: Envelope(Entry), ...errors(400, notFound('Entry'), preconditionFailed(3)) },
         },
@@ -201,6 +211,7 @@ ${IF_MATCH_NOTE}`,
           request.params.entryId,
           userActorOf(request),
           ifMatchVersion(request.headers),
+          request.query.locale,
         ),
         error: null,
       }),

@@ -20,6 +20,7 @@ import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { type Locales, requestedLocale } from '../../shared/locales.js';
 import { memberBehind, type SystemActor, type UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
 import { type SessionCheck, sessionAllows, sessionCheckPassed, verifySessionCheck } from '../auth/index.js';
@@ -34,6 +35,7 @@ import {
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
+import { createLocaleOperations, type LocaleContext } from './locale-operations.js';
 import { countPages, registerPage } from './pages.repository.js';
 import {
   assertPublishable,
@@ -60,6 +62,14 @@ export interface Entry {
   version: number;
   /** Editor reads only: what would stop its publish now (contract §13); `[]` when nothing would. */
   problems?: EntryProblem[];
+  /**
+   * The locale read and each locale's status (contract §14). Absent in a project without locales (the
+   * contract's null, left out so that such a project answers byte for byte as before: issue 35).
+   */
+  locale?: string | null;
+  locales?: Record<string, { status: 'draft' | 'published'; publishedAt: string | null }> | null;
+  /** Editor reads in a project with locales: the fields whose value came from another locale. */
+  fallbacks?: Record<string, string>;
 }
 
 /** Who edits content: a member, or scheduled work on a member's behalf. */
@@ -97,6 +107,7 @@ function toHistory(row: HistoryRow) {
     entryId: row.entryId,
     action: row.action,
     fields: JSON.parse(row.fields) as Fields,
+    locale: row.locale,
     actor: { id: row.actorId, email: row.actorEmail },
     at: row.at,
   };
@@ -117,10 +128,12 @@ function eventEntry(row: EntryRow) {
   };
 }
 
-/** What content needs of the definitions module (handed over in app.ts). */
+/** What content needs of the definitions and projects modules (handed over in app.ts and the worker). */
 export interface DeclaredTypes {
   /** The declarations of an entry's fields, from a definition's `fields` column (null: no definition), read with the entry. */
   declarationsOf(definitionFields: string | null): Declarations;
+  /** The project's locales (contract §14; the site cache in the HTTP process); absent: none anywhere. */
+  localesOf?(reader: DbOrTx, projectId: string): Promise<Locales | null>;
 }
 
 /**
@@ -194,6 +207,7 @@ export const entryStubs: EntryStubs = {
         updatedAt: now,
         version: 1,
         publishedVersion: null,
+        sharedVersion: 0,
       })),
     );
   },
@@ -288,6 +302,7 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
           actorId: member.id,
           actorEmail: member.email,
           at: now,
+          locale: null,
         })),
       ),
       eventWrite(first.projectId, type, {
@@ -451,25 +466,104 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
     return { ...updated, declaredFields: row.declaredFields };
   }
 
-  /** The entries as an editor reads them: with `problems` (one query at most for all, publish-rules.ts). */
-  async function forEditor(reader: DbOrTx, rows: readonly repo.EntryWithDeclarations[]): Promise<Entry[]> {
+  /**
+   * The entries as an editor reads them: with `problems` (one query at most for all, publish-rules.ts);
+   * in a project with locales, as read in `ctx.code` (locale-operations.ts).
+   */
+  async function forEditor(
+    reader: DbOrTx,
+    rows: readonly repo.EntryWithDeclarations[],
+    ctx: LocaleContext | null = null,
+  ): Promise<Entry[]> {
+    if (ctx) return locale.forEditor(reader, rows, ctx);
     const problems = await problemsOfRows(reader, rows);
     return rows.map((r) => ({ ...toEntry(r), problems: problems.get(r.id) ?? [] }));
   }
 
+  /** The locale a request acts in: null in a project without locales (400 for a `locale` it cannot have). */
+  async function localeContext(
+    reader: DbOrTx,
+    projectId: string,
+    asked: string | undefined,
+    at: string,
+  ): Promise<LocaleContext | null> {
+    const locales = definitions.localesOf ? await definitions.localesOf(reader, projectId) : null;
+    const code = requestedLocale(locales, asked, at);
+    return locales && code ? { locales, code } : null;
+  }
+
+  const locale = createLocaleOperations({
+    outbox,
+    declarationsOf: definitions.declarationsOf,
+    validate,
+    lockedEntry,
+    boundedFields,
+    describeEntry,
+  });
+
   return {
     validate,
     forEditor,
+    localeContext,
+    locale,
     lockedEntry,
     planUpdate,
     updateRowIn,
     bulkPublishIn,
     unpublishIn,
-    /** Publishes the entry's working copy as it is (a no-op when it is already the published copy). */
-    publishEntryIn: async (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
-      toEntry(await updateRowIn(trx, changed, projectId, entryId, { status: 'published' }, actor)),
-    unpublishEntryIn: async (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
-      toEntry(await unpublishIn(trx, changed, projectId, entryId, actor)),
+    /**
+     * Scheduled work (schedules.jobs.ts), in `asked`'s locale (a code or `*`; none: the default) in a
+     * project with locales. Publishes the entry's working copy as it is (a no-op when it is already the
+     * published copy); `*` publishes every locale's, all or nothing.
+     */
+    async publishEntryIn(
+      trx: Tx,
+      changed: Changed,
+      projectId: string,
+      entryId: string,
+      actor: Actor,
+      asked?: string,
+    ) {
+      const every = asked === '*';
+      const ctx = await localeContext(trx, projectId, every ? undefined : asked, 'body.locale');
+      if (!ctx)
+        return toEntry(await updateRowIn(trx, changed, projectId, entryId, { status: 'published' }, actor));
+      const codes = every ? ctx.locales.available.map((l) => l.code) : [ctx.code];
+      for (const code of codes) {
+        await locale.updateIn(trx, changed, projectId, entryId, { status: 'published' }, actor, {
+          ...ctx,
+          code,
+        });
+      }
+      return null;
+    },
+    async unpublishEntryIn(
+      trx: Tx,
+      changed: Changed,
+      projectId: string,
+      entryId: string,
+      actor: Actor,
+      asked?: string,
+    ) {
+      const every = asked === '*';
+      const ctx = await localeContext(trx, projectId, every ? undefined : asked, 'body.locale');
+      if (!ctx) return toEntry(await unpublishIn(trx, changed, projectId, entryId, actor));
+      return locale.unpublishIn(trx, changed, projectId, entryId, actor, ctx, every);
+    },
+    async bulkPublishPageIn(
+      trx: Tx,
+      changed: Changed,
+      projectId: string,
+      pageId: string,
+      actor: Actor,
+      asked?: string,
+    ) {
+      const every = asked === '*';
+      const ctx = await localeContext(trx, projectId, every ? undefined : asked, 'body.locale');
+      if (!ctx) return bulkPublishIn(trx, changed, projectId, pageId, actor);
+      const codes = every ? ctx.locales.available.map((l) => l.code) : [ctx.code];
+      return locale.bulkPublishIn(trx, changed, projectId, pageId, actor, ctx.locales, codes);
+    },
   };
 }
 
@@ -484,6 +578,8 @@ export function createContentService(
   const pages = createPublishedPages(db, bus);
   const {
     forEditor,
+    localeContext,
+    locale,
     lockedEntry,
     planUpdate,
     updateRowIn,
@@ -491,6 +587,7 @@ export function createContentService(
     unpublishIn,
     publishEntryIn,
     unpublishEntryIn,
+    bulkPublishPageIn,
   } = createContentOperations(outbox, definitions);
   const { recordActivity } = outbox;
   const oneForEditor = async (row: repo.EntryWithDeclarations): Promise<Entry> =>
@@ -570,8 +667,9 @@ export function createContentService(
     projectId: string,
     rows: readonly repo.EntryWithDeclarations[],
     depth: number,
+    ctx: LocaleContext | null,
   ): Promise<Entry[]> {
-    const entries = await forEditor(db, rows);
+    const entries = await forEditor(db, rows, ctx);
     const roots = rows.map((r, i) => ({
       id: r.id,
       fields: (entries[i] as Entry).fields,
@@ -586,34 +684,48 @@ export function createContentService(
     peekPage: pages.peek,
     cacheCounts: pages.cacheCounts,
 
-    /** One entry as a member's session (or a preview token) sees it on its page: the working copy. */
-    async entryForEditor(projectId: string, entryId: string): Promise<Entry> {
+    /** One entry as a member's session (or a preview token) sees it on its page: the working copy (in `asked`'s locale). */
+    async entryForEditor(projectId: string, entryId: string, asked?: string): Promise<Entry> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
       const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
       if (!row) throw notFound('Entry');
-      return oneForEditor(row);
+      return (await forEditor(db, [row], ctx))[0] as Entry;
     },
 
-    async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
+    async entriesForEditor(projectId: string, pageId: string, asked?: string): Promise<Entry[]> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
       rows.sort(byPosition);
-      return forEditor(db, rows);
+      return forEditor(db, rows, ctx);
     },
 
     /**
      * The editor's view with references resolved against working copies (a preview token, or a
      * session that asks `?resolve=true`; contract §13): not cached, as editor reads never are.
      */
-    async entriesResolved(projectId: string, pageId: string, depth = DEFAULT_DEPTH): Promise<Entry[]> {
+    async entriesResolved(
+      projectId: string,
+      pageId: string,
+      depth = DEFAULT_DEPTH,
+      asked?: string,
+    ): Promise<Entry[]> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
       rows.sort(byPosition);
-      return resolvedForEditor(projectId, rows, depth);
+      return resolvedForEditor(projectId, rows, depth, ctx);
     },
 
     /** One entry as a preview token (or a session with `?resolve=true`) reads it: GET /v1/entries/:entryId. */
-    async entryResolved(projectId: string, entryId: string, depth = DEFAULT_DEPTH): Promise<Entry> {
+    async entryResolved(
+      projectId: string,
+      entryId: string,
+      depth = DEFAULT_DEPTH,
+      asked?: string,
+    ): Promise<Entry> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
       const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
       if (!row) throw notFound('Entry');
-      return (await resolvedForEditor(projectId, [row], depth))[0] as Entry;
+      return (await resolvedForEditor(projectId, [row], depth, ctx))[0] as Entry;
     },
 
     /** `GET /v1/content/:entryId/references`: who refers to the entry, in which copy and where. */
@@ -636,7 +748,16 @@ export function createContentService(
       ifMatch?: number,
       /** The auth hook's deferred session check, verified by the write's first statement. */
       check?: SessionCheck,
+      /** `?locale=` as asked (contract §14). */
+      asked?: string,
     ): Promise<Entry> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
+      if (ctx) {
+        // A project with locales takes the locked path: its writes touch the entry and its locale's row.
+        return transactionWithChanges(db, bus, (trx, changed) =>
+          locale.updateIn(trx, changed, projectId, entryId, patch, actor, ctx, ifMatch, check),
+        );
+      }
       const optimistic = await optimisticUpdate(projectId, entryId, patch, actor, ifMatch, check);
       if (optimistic && optimistic !== 'missed') return oneForEditor(optimistic);
       const row = await transactionWithChanges(db, bus, (trx, changed) =>
@@ -646,15 +767,53 @@ export function createContentService(
       return oneForEditor(row);
     },
 
-    /** Publishes every draft of the page in one transaction: one event for the page. */
-    bulkPublish(projectId: string, pageId: string, actor: Actor) {
+    /**
+     * Publishes every draft of the page in one transaction: one event for the page. With locales, in
+     * `asked` (a code, or `*` for every locale; default: the default locale).
+     */
+    async bulkPublish(
+      projectId: string,
+      pageId: string,
+      actor: Actor,
+      asked?: string,
+    ): Promise<{ pageId: string; published: string[]; locales?: string[] }> {
+      const every = asked === '*';
+      const ctx = await localeContext(db, projectId, every ? undefined : asked, 'body.locale');
+      if (every && !ctx) requestedLocale(null, asked, 'body.locale'); // `*` without locales: 400
       return transactionWithChanges(db, bus, (trx, changed) =>
-        bulkPublishIn(trx, changed, projectId, pageId, actor),
+        ctx
+          ? locale.bulkPublishIn(
+              trx,
+              changed,
+              projectId,
+              pageId,
+              actor,
+              ctx.locales,
+              every ? ctx.locales.available.map((l) => l.code) : [ctx.code],
+            )
+          : bulkPublishIn(trx, changed, projectId, pageId, actor),
       );
     },
 
-    /** Removes the published copy; the working copy stays. Unpublishing a draft-only entry is a no-op. */
-    async unpublish(projectId: string, entryId: string, actor: Actor, ifMatch?: number): Promise<Entry> {
+    /**
+     * Removes the published copy; the working copy stays. Unpublishing a draft-only entry is a no-op.
+     * With locales, in `asked` (a code, or `*` for every locale).
+     */
+    async unpublish(
+      projectId: string,
+      entryId: string,
+      actor: Actor,
+      ifMatch?: number,
+      asked?: string,
+    ): Promise<Entry> {
+      const every = asked === '*';
+      const ctx = await localeContext(db, projectId, every ? undefined : asked, 'query.locale');
+      if (every && !ctx) requestedLocale(null, asked, 'query.locale');
+      if (ctx) {
+        return transactionWithChanges(db, bus, (trx, changed) =>
+          locale.unpublishIn(trx, changed, projectId, entryId, actor, ctx, every, ifMatch),
+        );
+      }
       const row = await transactionWithChanges(db, bus, (trx, changed) =>
         unpublishIn(trx, changed, projectId, entryId, actor, ifMatch),
       );
@@ -663,7 +822,7 @@ export function createContentService(
 
     /** The same operations inside a caller's transaction (see createContentOperations). */
     publishEntryIn,
-    bulkPublishIn,
+    bulkPublishIn: bulkPublishPageIn,
     unpublishIn: unpublishEntryIn,
 
     /** One page of the entry's history, newest first, with one row more than `limit` when more remain. */
@@ -686,9 +845,17 @@ export function createContentService(
       ifMatch?: number,
     ): Promise<Entry> {
       return transactionWithChanges(db, bus, async (trx, changed) => {
-        const row = await lockedEntry(trx, projectId, entryId, ifMatch);
+        const locales = definitions.localesOf ? await definitions.localesOf(trx, projectId) : null;
+        const row = await lockedEntry(trx, projectId, entryId, locales ? undefined : ifMatch);
         const past = await repo.findHistory(trx, projectId, entryId, historyId);
         if (!past) throw notFound('History entry');
+        if (locales) {
+          const ctx = { locales, code: past.locale ?? locales.default };
+          const [before] = await forEditor(trx, [row], ctx);
+          if (ifMatch !== undefined && ifMatch !== before?.version)
+            throw preconditionFailed(before?.version ?? 0);
+          return locale.restoreIn(trx, changed, row, past, actor, locales);
+        }
         if (past.fields === row.fields) return forEditor(trx, [row]).then(([e]) => e as Entry);
         // The definition may have changed since: what no longer fits is kept and shows in `problems`,
         // stopping a publish until an editor fixes it (contract §17), never a 400 here.
@@ -711,6 +878,7 @@ export function createContentService(
                 actorId: member.id,
                 actorEmail: member.email,
                 at: now,
+                locale: null,
               },
             ]),
           ]);

@@ -19,6 +19,29 @@ export interface ContentEntriesTable {
   version: Generated<number>;
   /** The version the published copy was made at (what visitors see); null while not live. */
   publishedVersion: number | null;
+  /**
+   * In a project with locales: how many times a shared value changed. Another locale's version is its
+   * own count plus this (migration 0020), so a shared edit moves every locale's version.
+   */
+  sharedVersion: Generated<number>;
+}
+
+/**
+ * An entry's slot in a locale other than the project's default (the entry's own row is the default's):
+ * `fields` holds that locale's values of localized fields only, canonical JSON; `publishedFields` its
+ * published copy (the shared values as they were at its publish and its own localized values); `version`
+ * its own changes (contract §17; migration 0020).
+ */
+export interface EntryLocalesTable {
+  entryId: string;
+  locale: string;
+  projectId: string;
+  fields: string;
+  publishedFields: string | null;
+  publishedAt: string | null;
+  version: number;
+  publishedVersion: number | null;
+  updatedAt: string;
 }
 
 /**
@@ -49,7 +72,10 @@ export interface EntryHistoryTable {
   actorId: string;
   actorEmail: string;
   at: string;
+  /** The locale the record was made in; null in a project without locales (contract §14). */
+  locale: string | null;
 }
 
 export type EntryRow = Selectable<ContentEntriesTable>;
 export type HistoryRow = Selectable<EntryHistoryTable>;
+export type EntryLocaleRow = Selectable<EntryLocalesTable>;

@@ -16,6 +16,7 @@ const entry = (id: string, fields = '{}'): EntryForWrite => ({
   updatedAt: 'then',
   version: 1,
   publishedVersion: null,
+  sharedVersion: 0,
   declaredFields: '[]',
 });
 

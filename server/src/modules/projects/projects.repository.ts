@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect/index.js';
 import { membershipsView, type Role } from '../users/index.js';
 import type { DefinitionSyncMode, DeployHookRow, ProjectRow } from './projects.table.js';
 
@@ -29,9 +30,18 @@ export const findProject = (db: DbOrTx, id: string): Promise<ProjectRow | undefi
 export const siteBy = (db: DbOrTx, column: 'apiKey' | 'id', value: string) =>
   db
     .selectFrom('projects')
-    .select(['id', 'domains', 'bakeEnabled', 'cdnUrl'])
+    .select(['id', 'domains', 'bakeEnabled', 'cdnUrl', 'locales'])
     .where(column, '=', value)
     .executeTakeFirst();
+
+/** The project's stored `locales`, locked until the transaction ends on PostgreSQL (a change of them is checked against content). */
+export async function lockedLocalesOf(
+  trx: DbOrTx,
+  id: string,
+): Promise<{ locales: string | null } | undefined> {
+  const query = trx.selectFrom('projects').select('locales').where('id', '=', id);
+  return (dialectOf(trx) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}
 
 export async function definitionSyncOf(db: DbOrTx, id: string): Promise<DefinitionSyncMode | null> {
   const row = await db
@@ -58,7 +68,7 @@ export async function updateProject(
   set: Partial<
     Pick<
       ProjectRow,
-      'name' | 'domains' | 'cdnUrl' | 'previewUrl' | 'bakeEnabled' | 'apiKey' | 'definitionSync'
+      'name' | 'domains' | 'cdnUrl' | 'previewUrl' | 'bakeEnabled' | 'apiKey' | 'definitionSync' | 'locales'
     >
   > & {
     updatedAt: string;

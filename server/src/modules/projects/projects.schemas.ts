@@ -29,6 +29,7 @@ export const projectExample = {
   deployHooks: [hookExample],
   bakeEnabled: true,
   definitionSync: 'additive',
+  locales: null,
   createdAt: '2026-11-21T09:30:00.000Z',
   updatedAt: '2026-11-21T09:30:00.000Z',
 };
@@ -38,6 +39,59 @@ const DefinitionSync = Type.Union([Type.Literal('additive'), Type.Literal('locke
     'What a definitions sync with the publishable key may do: `additive` (default) adds definitions and fields but never changes a componentId or a field type nor removes a field (those parts are listed in `rejected`); `locked` refuses it (403); `open` lets it change everything (development). Sessions and write secret keys may always change everything.',
   examples: ['additive'],
 });
+
+const localesExample = {
+  default: 'en',
+  available: [{ code: 'en' }, { code: 'fr', fallback: 'en' }, { code: 'fr-CA', fallback: 'fr' }],
+};
+
+const LocaleCode = Type.String({
+  minLength: 1,
+  maxLength: 35,
+  description:
+    'A BCP 47 language tag, matched case-insensitively and stored in canonical case (`fr-ca` → `fr-CA`).',
+  examples: ['fr-CA'],
+});
+
+/** The project's languages as stored and returned (contract §14). */
+export const Locales = Type.Object(
+  {
+    default: Type.String({
+      description:
+        'The default locale: where content read without `?locale=` comes from, and every chain ends.',
+    }),
+    available: Type.Array(
+      Type.Object({
+        code: Type.String(),
+        fallback: Type.Optional(
+          Type.String({ description: 'The locale read when this one has no value; absent on the default.' }),
+        ),
+      }),
+    ),
+  },
+  {
+    title: 'Locales',
+    description:
+      "The project's languages: `default` is among `available`; each other locale names a `fallback`, and every chain of fallbacks ends at the default.",
+    examples: [localesExample],
+  },
+);
+
+const LocalesInput = Strict(
+  {
+    default: LocaleCode,
+    available: Type.Array(
+      Strict({ code: LocaleCode, fallback: Type.Optional(Type.Union([LocaleCode, Type.Null()])) }),
+      { minItems: 1, maxItems: 50 },
+    ),
+  },
+  {
+    title: 'LocalesInput',
+    description:
+      "Sets the languages (contract §14). The first time they are set, the content that exists becomes the default locale's. Changing `default` later is 409; a locale removed keeps its values hidden, and adding it again brings them back; `null` is allowed while no locale but the default holds a value (else 409).",
+    examples: [localesExample],
+  },
+);
 
 const DeployHookType = Type.Union([Type.Literal('generic'), Type.Literal('github_repository_dispatch')]);
 
@@ -67,6 +121,9 @@ export const Project = Type.Object(
       description: 'Server kill-switch for build-time baking, echoed in the snapshot.',
     }),
     definitionSync: DefinitionSync,
+    locales: Type.Union([Locales, Type.Null()], {
+      description: 'The languages (contract §14); null: one language, and `locale` parameters are refused.',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -138,6 +195,7 @@ export const UpdateProjectBody = Strict(
     deployHooks: Type.Optional(
       Type.Array(DeployHookInput, { maxItems: 20, description: 'Replaces the list of deploy hooks.' }),
     ),
+    locales: Type.Optional(Type.Union([LocalesInput, Type.Null()])),
   },
   {
     title: 'UpdateProjectBody',

@@ -5,6 +5,7 @@ import type { Outbox } from '../../outbox/index.js';
 import { conflict, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
+import { checkLocales, type Locales, localesText, parseLocales } from '../../shared/locales.js';
 import { hashPassword, normalizeEmail, verifyPassword } from '../../shared/passwords.js';
 import type { UserActor } from '../../shared/principals.js';
 import type { SecretBox } from '../../shared/secret-box.js';
@@ -35,6 +36,7 @@ export interface Project {
   deployHooks: DeployHook[];
   bakeEnabled: boolean;
   definitionSync: DefinitionSyncMode;
+  locales: Locales | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -55,6 +57,7 @@ export interface ProjectPatch {
   bakeEnabled?: boolean;
   definitionSync?: DefinitionSyncMode;
   deployHooks?: DeployHookInput[];
+  locales?: { default: string; available: { code: string; fallback?: string | null }[] } | null;
 }
 
 const newApiKey = () => randomToken('cms_pk_', 24);
@@ -72,6 +75,7 @@ function toProject(row: ProjectRow, hooks: DeployHookRow[]): Project {
       .map((h) => ({ id: h.id, type: h.type as DeployHookType, url: h.url, hasSecret: h.secret !== null })),
     bakeEnabled: row.bakeEnabled === 1,
     definitionSync: row.definitionSync,
+    locales: parseLocales(row.locales),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -139,6 +143,21 @@ async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: bo
   if (details.length > 0) throw validationFailed('A deploy hook URL is not an allowed target.', details);
 }
 
+/** How an activity summary names a setting: "en (default), fr (falls back to en)", or "none". */
+const describeLocales = (locales: Locales | null): string =>
+  locales === null
+    ? 'none (one language)'
+    : locales.available
+        .map((l) => (l.fallback ? `${l.code} (falls back to ${l.fallback})` : `${l.code} (default)`))
+        .join(', ');
+
+/** A `locales` as sent, checked: the setting to store (400 with paths under body.locales otherwise). */
+function checkedLocales(input: NonNullable<ProjectPatch['locales']>): Locales {
+  const checked = checkLocales(input, 'body.locales');
+  if ('problems' in checked) throw validationFailed('The locales are not valid.', checked.problems);
+  return checked.locales;
+}
+
 function checkPreviewUrl(template: string | null | undefined): void {
   const problem = template ? previewUrlProblem(template) : null;
   if (problem) {
@@ -156,13 +175,51 @@ export function createProjectsService(
     secrets: SecretBox;
     /** Ends the project's preview tokens in the rotation's transaction (the preview module's). */
     endPreviewTokens: (trx: Tx, changed: Changed, projectId: string) => Promise<number>;
+    /** The locales other than `except` that hold a value of some entry of the project (the content module's). */
+    localesHoldingValues: (trx: Tx, projectId: string, except: string) => Promise<string[]>;
   },
 ) {
-  const { recordActivity } = outbox;
+  const { recordActivity, enqueueEvent } = outbox;
   async function get(projectId: string): Promise<Project> {
     const row = await repo.findProject(db, projectId);
     if (!row) throw notFound('Project');
     return toProject(row, await repo.deployHooksOf(db, [projectId]));
+  }
+
+  /**
+   * Stores a new `locales` setting after the checks that need the stored one (contract §14, §17): the
+   * default never changes once set (409), and `null` is refused while another locale holds a value
+   * (its translations would otherwise come back under whatever default is set next). A removed
+   * locale's values stay, hidden; its removal moves deploy hooks (an internal event) and no webhook.
+   * Readers of every instance drop what they hold of the project through the `project` and `snapshot`
+   * topics.
+   */
+  async function changeLocales(trx: Tx, changed: Changed, projectId: string, next: Locales | null) {
+    const stored = await repo.lockedLocalesOf(trx, projectId);
+    if (!stored) throw notFound('Project');
+    const current = parseLocales(stored.locales);
+    if (current && next && next.default !== current.default) {
+      throw conflict(
+        `The default locale is "${current.default}" and cannot change once set: content written without a locale belongs to it.`,
+      );
+    }
+    if (current && next === null) {
+      const held = await options.localesHoldingValues(trx, projectId, current.default);
+      if (held.length > 0) {
+        throw conflict(
+          `Locales cannot be turned off while other locales hold content (${held.join(', ')}): their translations would be hidden under one language.`,
+        );
+      }
+    }
+    await repo.updateProject(trx, projectId, {
+      locales: next === null ? null : localesText(next),
+      updatedAt: isoNow(),
+    });
+    await changed(TOPICS.snapshot, projectId);
+    const kept = new Set(next?.available.map((l) => l.code) ?? []);
+    const removed = (current?.available ?? []).map((l) => l.code).filter((c) => !kept.has(c));
+    if (removed.length > 0)
+      await enqueueEvent(trx, projectId, 'project.locales_removed', { locales: removed });
   }
 
   return {
@@ -227,9 +284,11 @@ export function createProjectsService(
       // Outbound safety (contract §4): checked before the transaction, as it resolves host names.
       if (patch.deployHooks) await checkDeployHookTargets(patch.deployHooks, options.allowPrivate);
       checkPreviewUrl(patch.previewUrl);
+      const locales = patch.locales ? checkedLocales(patch.locales) : patch.locales;
       await transactionWithChanges(db, changes, async (trx, changed) => {
         await changed(TOPICS.project, projectId);
         const now = isoNow();
+        if (locales !== undefined) await changeLocales(trx, changed, projectId, locales);
         await repo.updateProject(trx, projectId, {
           updatedAt: now,
           ...(patch.name !== undefined && { name: patch.name }),
@@ -247,12 +306,13 @@ export function createProjectsService(
             mergeDeployHooks(projectId, patch.deployHooks, stored, now, options.secrets),
           );
         }
-        // Names of what changed, never values: deploy hooks carry secrets.
+        // Names of what changed, never values (deploy hooks carry secrets); the locales are named (§17).
         const fields = Object.keys(patch).filter((k) => patch[k as keyof ProjectPatch] !== undefined);
+        const languages = locales === undefined ? '' : ` Locales: ${describeLocales(locales)}.`;
         await recordActivity(trx, projectId, actor, {
           action: 'project.updated',
           target: { type: 'project', id: projectId },
-          summary: `${actor.email} changed the project's ${fields.join(', ') || 'settings'}.`,
+          summary: `${actor.email} changed the project's ${fields.join(', ') || 'settings'}.${languages}`,
         });
       });
       return get(projectId);

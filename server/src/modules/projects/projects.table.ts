@@ -16,6 +16,8 @@ export interface ProjectsTable {
   bakeEnabled: number;
   /** A DefinitionSyncMode; the column defaults to `additive`. */
   definitionSync: Generated<DefinitionSyncMode>;
+  /** The languages (contract §14) as canonical JSON text (src/shared/locales.ts); null: one language. */
+  locales: string | null;
   createdAt: string;
   updatedAt: string;
 }

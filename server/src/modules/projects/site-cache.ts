@@ -1,5 +1,6 @@
 import type { Db, DbOrTx } from '../../db/database.js';
 import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
+import { type Locales, parseLocales } from '../../shared/locales.js';
 import { MemoCache } from '../../shared/memo-cache.js';
 import { siteBy } from './projects.repository.js';
 
@@ -9,6 +10,8 @@ export interface Site {
   domains: string[];
   bakeEnabled: boolean;
   cdnUrl: string | null;
+  /** The languages (contract §14); null: one language. */
+  locales: Locales | null;
 }
 
 /** One project's Site, read fresh (processes without a change bus, such as the worker, use this). */
@@ -20,6 +23,7 @@ export async function loadSite(db: DbOrTx, column: 'apiKey' | 'id', value: strin
         domains: JSON.parse(row.domains) as string[],
         bakeEnabled: row.bakeEnabled === 1,
         cdnUrl: row.cdnUrl,
+        locales: parseLocales(row.locales),
       }
     : null;
 }

@@ -26,6 +26,8 @@ export interface SchedulesTable {
   error: string | null;
   /** A publish refused by rules: JSON `[{ entryId, locale, path, message }]` (contract §17); else null. */
   problems: string | null;
+  /** The locale it publishes or unpublishes, a code or `*` (every locale); null without locales (§14). */
+  locale: string | null;
 }
 
 export type ScheduleRow = Selectable<SchedulesTable>;

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import { type AttemptResult, failedAttempt, freshAttempt, isGone } from '../../jobs/attempts.js';
 import type { AttemptJob } from '../../jobs/types.js';
-import type { EventConsumer } from '../../outbox/index.js';
+import { type EventConsumer, isInternalEvent } from '../../outbox/index.js';
 import type { HookClient } from '../../shared/hook-http.js';
 import { newId } from '../../shared/ids.js';
 import { type SecretBox, SecretBoxError } from '../../shared/secret-box.js';
@@ -12,6 +12,7 @@ import * as repo from './webhooks.repository.js';
 import type { DeliveryRow, WebhookDeliveriesTable, WebhookRow } from './webhooks.table.js';
 
 export const subscribes = (webhook: Pick<WebhookRow, 'events'>, type: string): boolean => {
+  if (isInternalEvent(type)) return false;
   const events = JSON.parse(webhook.events) as string[];
   return events.includes('*') || events.includes(type);
 };

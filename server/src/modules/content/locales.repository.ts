@@ -1,0 +1,82 @@
+import type { DbOrTx } from '../../db/database.js';
+import type { EntryLocaleRow } from './content.table.js';
+
+/**
+ * The entries' slots in locales other than the project's default (`entry_locales`, migration 0020). The
+ * entry's own row is the default locale's; these hold what each other locale has of its own.
+ */
+
+/**
+ * The locales other than `except` in which some entry of the project holds a value or a published copy,
+ * removed locales included (their values are kept, hidden): PATCH `locales: null` is refused while any
+ * exists (contract §17).
+ */
+export async function localesHoldingValues(db: DbOrTx, projectId: string, except: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('entryLocales')
+    .select('locale')
+    .distinct()
+    .where('projectId', '=', projectId)
+    .where('locale', '!=', except)
+    .where((eb) => eb.or([eb('fields', '!=', '{}'), eb('publishedFields', 'is not', null)]))
+    .orderBy('locale')
+    .execute();
+  return rows.map((r) => r.locale);
+}
+
+/** The other locales' rows of `entryIds`, by entry and locale: one query per 500 ids. */
+export async function slotRowsOf(
+  db: DbOrTx,
+  projectId: string,
+  entryIds: readonly string[],
+): Promise<Map<string, Map<string, EntryLocaleRow>>> {
+  const out = new Map<string, Map<string, EntryLocaleRow>>();
+  for (let i = 0; i < entryIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('entryLocales')
+      .selectAll()
+      .where('projectId', '=', projectId)
+      .where('entryId', 'in', entryIds.slice(i, i + 500))
+      .execute();
+    for (const row of rows) {
+      const byLocale = out.get(row.entryId) ?? new Map<string, EntryLocaleRow>();
+      byLocale.set(row.locale, row);
+      out.set(row.entryId, byLocale);
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes a locale's slot of an entry, counting the change in its `version` (a new row starts at 2: a
+ * locale without a row reads as version 1, locale-slots.ts). `published`: "set" makes this version the
+ * published one, "clear" takes it down.
+ */
+export async function writeSlot(
+  trx: DbOrTx,
+  key: { projectId: string; entryId: string; locale: string },
+  set: Partial<Pick<EntryLocaleRow, 'fields' | 'publishedFields' | 'publishedAt'>> & { updatedAt: string },
+  published?: 'set' | 'clear',
+): Promise<EntryLocaleRow> {
+  return trx
+    .insertInto('entryLocales')
+    .values({
+      ...key,
+      fields: set.fields ?? '{}',
+      publishedFields: set.publishedFields ?? null,
+      publishedAt: set.publishedAt ?? null,
+      version: 2,
+      publishedVersion: published === 'set' ? 2 : null,
+      updatedAt: set.updatedAt,
+    })
+    .onConflict((oc) =>
+      oc.columns(['entryId', 'locale']).doUpdateSet((eb) => ({
+        ...set,
+        version: eb('entryLocales.version', '+', 1),
+        ...(published === 'set' && { publishedVersion: eb('entryLocales.version', '+', 1) }),
+        ...(published === 'clear' && { publishedVersion: null }),
+      })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
