@@ -197,7 +197,7 @@ test("in the dashboard's preview pane, the site needs no token in its URL; a cli
   await frame.getByRole('link', { name: /^Order/ }).click();
   await expect
     .poll(() => received('select'))
-    .toEqual([{ folio: 'bridge', v: 1, type: 'select', entryId: hero?.id }]);
+    .toEqual([{ folio: 'bridge', v: 1, type: 'select', entryId: hero?.id, path: 'ctaLabel' }]); // the button's text
   expect(
     page
       .frames()
