@@ -236,6 +236,9 @@ async function main() {
     line(
       `- fresh server (snapshot built for it): ${ms(coldBake)} (${coldBake < 10_000 ? 'met' : '**not met**'}); cached: ${ms(warmBake)}; bare node:http sending the same bytes: ${ms(bareBake)}`,
     );
+    line(
+      `\nLoad average at the end (1, 5, 15 min): ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ')}`,
+    );
     writeFileSync(join(root, `bench/results/pages-${dialect}.md`), `${report.join('\n')}\n`);
   } finally {
     for (const server of servers) await server.stop();
