@@ -136,8 +136,11 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
     if (!readers) return;
     dependents.delete(key);
     for (const reader of readers) cache.delete(reader);
-    // Read before: read again. Queued now, so their queries begin after this change.
-    for (const reader of readers) rebuild(reader, REBUILD_TRIES);
+    // Read before: read again, queued after this change (so their queries begin after it), but on
+    // the next turn: on the instance that wrote, this runs before its answer, which need not wait.
+    setImmediate(() => {
+      for (const reader of readers) rebuild(reader, REBUILD_TRIES);
+    });
   });
 
   /**
