@@ -162,7 +162,9 @@ export function createFastReads(
       ]);
       res.end(body);
     } else {
-      res.writeHead(304, ['x-request-id', id, 'etag', etag, 'cache-control', 'no-cache', 'vary', 'Origin']);
+      // The snapshot's route also varies on Accept-Encoding (it is kept and sent gzip-compressed).
+      const vary = kind === 'snapshot' ? 'Accept-Encoding, Origin' : 'Origin';
+      res.writeHead(304, ['x-request-id', id, 'etag', etag, 'cache-control', 'no-cache', 'vary', vary]);
       res.end();
     }
     const elapsedMs = performance.now() - started;

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type ChangeBus, TOPICS } from '../../db/dialect/change-bus.js';
+import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
+import { type ChangeBus, FLUSH_ALL, TOPICS } from '../../db/dialect/change-bus.js';
 import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { notFound } from '../../shared/errors.js';
 import { MemoCache } from '../../shared/memo-cache.js';
@@ -37,9 +39,14 @@ export const SNAPSHOT_SCHEMA = 1;
 export interface BuiltSnapshot {
   version: string;
   etag: string;
-  /** The exact bytes of the `{ data, error }` envelope. */
-  body: Buffer;
+  /** The `{ data, error }` envelope, gzip-compressed. */
+  gzip: Buffer;
+  /** Its length uncompressed. */
+  bytes: number;
 }
+
+/** Characters of canonical JSON per chunk the build hashes and compresses (not one 100 MB string). */
+const CHUNK = 1 << 20;
 
 /**
  * Builds the canonical JSON (RFC 8785) of everything but `version` and `generatedAt` by splicing:
@@ -48,44 +55,69 @@ export interface BuiltSnapshot {
  * between dialects). Top-level keys are written in canonical order: bakeEnabled, content,
  * objectCollections, objectFields, objectTypes, schema. Re-parsing 20,000 entries only to sort
  * their keys again was the rejected alternative: it is most of the cost of a cold build.
+ * Returned as a function that writes the text again on each call, in chunks of about CHUNK
+ * characters: the build runs it twice (the version's hash, then the compressed body) and never
+ * holds the whole text (140 MB at 20,000 pages x 10 entries: its copies were most of the peak).
  */
-export function canonicalSnapshot(
+export function canonicalSnapshotChunks(
   bakeEnabled: boolean,
   entries: PublishedEntry[],
   objects: PublishedObjects,
-): string {
+): () => Generator<string> {
   const q = JSON.stringify;
-  const pages = new Map<string, typeof entries>();
+  const pages = new Map<string, PublishedEntry[]>();
   for (const e of entries) {
     const list = pages.get(e.pageId);
     if (list) list.push(e);
     else pages.set(e.pageId, [e]);
   }
-  const parts: string[] = [];
-  for (const pageId of [...pages.keys()].sort(byCodeUnits)) {
-    const list = pages.get(pageId)!.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
-    const items = list.map(
-      (e) =>
-        `{"componentId":${q(e.componentId)},"fields":${e.publishedFields},"id":${q(e.id)},"instanceKey":${q(e.instanceKey)}}`,
-    );
-    parts.push(`${q(pageId)}:[${items.join(',')}]`);
-  }
-  return `{"bakeEnabled":${bakeEnabled},"content":{${parts.join(',')}},"objectCollections":${canonicalJson(objects.objectCollections)},"objectFields":${canonicalJson(objects.objectFields)},"objectTypes":${canonicalJson(objects.objectTypes)},"schema":${SNAPSHOT_SCHEMA}}`;
+  const pageIds = [...pages.keys()].sort(byCodeUnits);
+  for (const list of pages.values()) list.sort((a, b) => byCodeUnits(a.instanceKey, b.instanceKey));
+  const tail = `},"objectCollections":${canonicalJson(objects.objectCollections)},"objectFields":${canonicalJson(objects.objectFields)},"objectTypes":${canonicalJson(objects.objectTypes)},"schema":${SNAPSHOT_SCHEMA}}`;
+  return function* () {
+    let chunk = `{"bakeEnabled":${bakeEnabled},"content":{`;
+    let first = true;
+    for (const pageId of pageIds) {
+      const items = pages
+        .get(pageId)!
+        .map(
+          (e) =>
+            `{"componentId":${q(e.componentId)},"fields":${e.publishedFields},"id":${q(e.id)},"instanceKey":${q(e.instanceKey)}}`,
+        );
+      chunk += `${first ? '' : ','}${q(pageId)}:[${items.join(',')}]`;
+      first = false;
+      if (chunk.length >= CHUNK) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    yield chunk + tail;
+  };
 }
 
-/** The canonical bytes of a project's published data, read fresh from the database. */
-async function canonicalSnapshotOf(projectId: string, sources: SnapshotSources): Promise<Buffer> {
+/** The canonical JSON of a snapshot as one string (tests; the build works in chunks). */
+export const canonicalSnapshot = (
+  bakeEnabled: boolean,
+  entries: PublishedEntry[],
+  objects: PublishedObjects,
+): string => [...canonicalSnapshotChunks(bakeEnabled, entries, objects)()].join('');
+
+/** The canonical text of a project's published data, read fresh from the database (chunks, rewritable). */
+async function canonicalSnapshotOf(projectId: string, sources: SnapshotSources) {
   const [project, entries, objects] = await Promise.all([
     sources.project(projectId),
     sources.entries(projectId),
     sources.objects(projectId),
   ]);
   if (!project) throw notFound('Project');
-  return Buffer.from(canonicalSnapshot(project.bakeEnabled, entries, objects));
+  return canonicalSnapshotChunks(project.bakeEnabled, entries, objects);
 }
 
-const versionOf = (canonical: Buffer): string =>
-  `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
+function versionOf(chunks: () => Iterable<string>): string {
+  const hash = createHash('sha256');
+  for (const chunk of chunks()) hash.update(chunk);
+  return `sha256:${hash.digest('hex')}`;
+}
 
 /**
  * The snapshot version without the service's cache or change bus, for processes that have neither
@@ -95,31 +127,82 @@ export async function computeSnapshotVersion(projectId: string, sources: Snapsho
   return versionOf(await canonicalSnapshotOf(projectId, sources));
 }
 
+/** The envelope's text compressed as it is written (level 1: JSON compresses nearly as well, faster). */
+async function gzipped(parts: Iterable<string>): Promise<{ gzip: Buffer; bytes: number }> {
+  const gz = createGzip({ level: 1 });
+  const out: Buffer[] = [];
+  gz.on('data', (b: Buffer) => out.push(b));
+  const ended = once(gz, 'end');
+  let bytes = 0;
+  for (const part of parts) {
+    const buf = Buffer.from(part);
+    bytes += buf.length;
+    if (!gz.write(buf)) await once(gz, 'drain');
+  }
+  gz.end();
+  await ended;
+  return { gzip: Buffer.concat(out), bytes };
+}
+
 /**
- * GET /v1/snapshot. The built snapshot is kept per project and dropped on any publish that changes
- * it (topics `snapshot` and `project`, on every instance through the change bus), so revalidation
- * with If-None-Match costs a map lookup. `generatedAt` is the time this snapshot was built.
+ * GET /v1/snapshot. The built snapshot is kept per project, gzip-compressed (a snapshot compresses
+ * 5-30x, so the 128 MB bound holds even the largest project's; uncompressed, one of 20,000 pages x
+ * 10 entries was 141 MB, over the bound, and rebuilt on every request), and dropped on any publish
+ * that changes it (topics `snapshot` and `project`, on every instance through the change bus), so
+ * revalidation with If-None-Match costs a map lookup. Clients that accept gzip (fetch, the SDK and
+ * the CLI do) get the stored bytes; others get them decompressed as they are sent. Requests that
+ * come while a snapshot is built wait for that build rather than starting their own, unless the
+ * data changed since it began. `generatedAt` is the time this snapshot was built.
  */
-export function createSnapshotService(bus: ChangeBus, sources: SnapshotSources) {
-  const cache = new MemoCache<BuiltSnapshot>(bus, (s) => s.body.length + 200, 128 * 1024 * 1024);
+export function createSnapshotService(
+  bus: ChangeBus,
+  sources: SnapshotSources,
+  maxBytes = 128 * 1024 * 1024,
+) {
+  const cache = new MemoCache<BuiltSnapshot>(bus, (s) => s.gzip.length + 200, maxBytes);
+  /** Builds under way, begun after the last change of their project. */
+  const building = new Map<string, Promise<BuiltSnapshot>>();
   bus.subscribe((topic, key) => {
-    if (topic === TOPICS.snapshot || topic === TOPICS.project) cache.delete(key);
+    if (topic === FLUSH_ALL) building.clear();
+    if (topic === TOPICS.snapshot || topic === TOPICS.project) {
+      building.delete(key);
+      cache.delete(key);
+    }
   });
 
   async function build(projectId: string): Promise<BuiltSnapshot> {
-    const canonical = await canonicalSnapshotOf(projectId, sources);
-    const version = versionOf(canonical);
-    // Splice the (multi-megabyte) canonical bytes into the envelope after their opening brace.
-    const head = Buffer.from(`{"data":{"version":"${version}","generatedAt":"${isoNow()}",`);
-    const body = Buffer.concat([head, canonical.subarray(1), Buffer.from(',"error":null}')]);
-    return { version, etag: `"${version}"`, body };
+    const chunks = await canonicalSnapshotOf(projectId, sources);
+    const version = versionOf(chunks);
+    // The envelope: the canonical text after its opening brace, behind `version` and `generatedAt`.
+    const envelope = function* () {
+      let opened = false;
+      for (const chunk of chunks()) {
+        yield opened
+          ? chunk
+          : `{"data":{"version":"${version}","generatedAt":"${isoNow()}",${chunk.slice(1)}`;
+        opened = true;
+      }
+      yield ',"error":null}';
+    };
+    const { gzip, bytes } = await gzipped(envelope());
+    return { version, etag: `"${version}"`, gzip, bytes };
+  }
+
+  function load(projectId: string): Promise<BuiltSnapshot> {
+    const under = bus.live ? building.get(projectId) : undefined;
+    if (under) return under;
+    const started = build(projectId).finally(() => {
+      if (building.get(projectId) === started) building.delete(projectId);
+    });
+    building.set(projectId, started);
+    return started;
   }
 
   return {
     /** The cached snapshot's ETag, without building (the revalidation fast path). */
     peekEtag: (projectId: string): string | undefined => cache.get(projectId)?.etag,
 
-    snapshot: (projectId: string): Promise<BuiltSnapshot> => cache.getOrLoad(projectId, build),
+    snapshot: (projectId: string): Promise<BuiltSnapshot> => cache.getOrLoad(projectId, load),
 
     /** Hits and misses, for /metrics. */
     cacheCounts: () => ({ snapshot: cache.counts }),
