@@ -37,6 +37,7 @@ import {
   pagesRoutes,
   pageViews,
   publishedEntriesForSnapshot,
+  snapshotEntriesIn,
 } from './modules/content/index.js';
 import { dashboardRoutes } from './modules/dashboard/index.js';
 import {
@@ -292,8 +293,14 @@ export async function buildApp({
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const content = createContentService(db, outbox, changes, { declarationsOf }, (err) =>
-    app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
+  const localesOf = async (projectId: string) => (await sites.byId(projectId))?.locales ?? null;
+  const content = createContentService(
+    db,
+    outbox,
+    changes,
+    { declarationsOf },
+    (err) => app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
+    localesOf,
   );
   const definitions = createDefinitionsService(db, outbox, changes, entryStubs, {
     modeOf: projects.definitionSyncOf,
@@ -304,6 +311,7 @@ export async function buildApp({
   const snapshot = createSnapshotService(changes, {
     project: sites.byId,
     entries: (projectId) => publishedEntriesForSnapshot(db, projectId),
+    entriesIn: (projectId, locales, codes) => snapshotEntriesIn(db, projectId, locales, codes),
     objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
   });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });

@@ -97,7 +97,12 @@ ${CORS_NOTE}`,
             : await content.entriesForEditor(projectId, pageId);
           return { data, error: null };
         }
-        return sendCachedJson(request, reply, await content.publishedPage(projectId, pageId, depth));
+        const { locale, fallback } = request.query;
+        return sendCachedJson(
+          request,
+          reply,
+          await content.publishedPageIn(projectId, pageId, depth, locale, fallback !== false),
+        );
       },
     );
 

@@ -20,6 +20,7 @@ import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { requestedLocale } from '../../shared/locales.js';
 import { memberBehind, type SystemActor, type UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
 import { type SessionCheck, sessionAllows, sessionCheckPassed, verifySessionCheck } from '../auth/index.js';
@@ -41,7 +42,7 @@ import {
   type EntryProblem,
   problemsOfRows,
 } from './publish-rules.js';
-import { createPublishedPages } from './published-pages.js';
+import { createPublishedPages, type LocalesOf } from './published-pages.js';
 import { referenceTargets } from './reference-targets.js';
 import { DEFAULT_DEPTH, resolveReferences } from './references.js';
 import { referencesOf } from './referrers.js';
@@ -482,8 +483,10 @@ export function createContentService(
   definitions: DeclaredTypes,
   /** Told when a statement template would not reproduce its build (a bug; the write still succeeds). */
   onTemplateMismatch?: (err: Error) => void,
+  /** The project's locales (the projects' site cache): visitors' reads compose each entry in theirs. */
+  localesOf?: LocalesOf,
 ) {
-  const pages = createPublishedPages(db, bus);
+  const pages = createPublishedPages(db, bus, undefined, localesOf);
   const {
     forEditor,
     lockedEntry,
@@ -585,6 +588,22 @@ export function createContentService(
 
   return {
     publishedPage: pages.page,
+    /**
+     * The page as visitors read it in the locale `?locale=` asks (contract §14; 400 at query.locale
+     * for a code the project lacks, or any locale in a project without locales); none asked: the
+     * default locale, under the same key as before languages.
+     */
+    async publishedPageIn(
+      projectId: string,
+      pageId: string,
+      depth: number | undefined,
+      asked: string | undefined,
+      fallback: boolean,
+    ) {
+      if (asked === undefined) return pages.page(projectId, pageId, depth);
+      const code = requestedLocale(await (localesOf?.(projectId) ?? null), asked, 'query.locale');
+      return pages.page(projectId, pageId, depth, code ?? undefined, fallback);
+    },
     peekPage: pages.peek,
     cacheCounts: pages.cacheCounts,
 

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Timestamp } from '../../http/schemas.js';
+import { Strict, Timestamp } from '../../http/schemas.js';
 
 /**
  * The snapshot as the document describes it. The route sends pre-serialised bytes (snapshot.service.ts
@@ -69,6 +69,12 @@ export const Snapshot = Type.Object(
     }),
     objectTypes: Type.Array(SnapshotObjectType, { description: 'Object types, ordered by name.' }),
     bakeEnabled: Type.Boolean(),
+    locale: Type.Optional(
+      Type.String({
+        description:
+          "In a project with locales only (contract §17): the locale this snapshot is of (`?locale=`, or the default locale's without it). Absent in a project without locales.",
+      }),
+    ),
   },
   {
     title: 'Snapshot',
@@ -102,3 +108,78 @@ export const Snapshot = Type.Object(
     ],
   },
 );
+
+const Content = Type.Record(Type.String(), Type.Array(SnapshotEntry), {
+  description:
+    "Page path to its live entries in that locale, ordered by instanceKey: the locale's `content`.",
+});
+
+/** `GET /v1/snapshot?locale=*` (contract §14, §17). */
+export const SnapshotAllLocales = Type.Object(
+  {
+    schema: Type.Literal(2, { description: 'Snapshot schema version: 2 for every locale at once.' }),
+    version: Type.String({
+      description:
+        '"sha256:" + hex SHA-256 of the RFC 8785 JSON of `{ defaultLocale, bakeEnabled, versions: { [code]: <that locale\'s snapshot version> }, objects: <the objects\' version> }`.',
+    }),
+    generatedAt: Timestamp,
+    bakeEnabled: Type.Boolean(),
+    defaultLocale: Type.String(),
+    locales: Type.Record(Type.String(), Content, {
+      description:
+        "Each of the project's locale codes (in code-unit order) to its content map, read with fallback.",
+    }),
+    objectFields: Type.Array(SnapshotObjectField),
+    objectCollections: Type.Array(SnapshotObjectCollection),
+    objectTypes: Type.Array(SnapshotObjectType),
+  },
+  {
+    title: 'SnapshotAllLocales',
+    examples: [
+      {
+        schema: 2,
+        version: 'sha256:0b7c3a9d1e5f2a4b6c8d0e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b1c3d5e7f9a1b',
+        generatedAt: '2026-11-21T09:30:00.000Z',
+        bakeEnabled: true,
+        defaultLocale: 'en',
+        locales: {
+          en: {
+            '/': [
+              {
+                id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
+                instanceKey: 'hero',
+                componentId: 'Hero',
+                fields: { title: 'Hello, world' },
+              },
+            ],
+          },
+          fr: {
+            '/': [
+              {
+                id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
+                instanceKey: 'hero',
+                componentId: 'Hero',
+                fields: { title: 'Bonjour, le monde' },
+              },
+            ],
+          },
+        },
+        objectFields: [],
+        objectCollections: [],
+        objectTypes: [],
+      },
+    ],
+  },
+);
+
+export const SnapshotQuery = Strict({
+  locale: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 35,
+      description:
+        "A project locale code (matched case-insensitively) for that locale's snapshot, or `*` for every locale (schema 2). Default: the default locale's. 400 in a project without locales.",
+      examples: ['fr', '*'],
+    }),
+  ),
+});
