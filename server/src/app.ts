@@ -338,12 +338,13 @@ export async function buildApp({
   };
   const live = createLiveHub(changes, {
     ...liveLimits,
-    views: (projectId, pageId, drafts, depth) => pageViews(db, projectId, pageId, drafts, depth),
+    views: async (projectId, pageId, drafts, depth, locale, fallback) =>
+      pageViews(db, projectId, pageId, drafts, depth, await localesOf(projectId), locale, fallback),
     previewStillLive: preview.stillLive,
     log: app.log,
   });
   app.addHook('preClose', async () => live.close());
-  await app.register(liveRoutes(live, liveLimits), { prefix: '/v1/live' });
+  await app.register(liveRoutes(live, liveLimits, localesOf), { prefix: '/v1/live' });
   // Reads answered before Fastify are counted under the routes that would have answered them.
   const pageReads = requests.forRoute('/v1/content/:pageId');
   const pageOk = requests.observer(pageReads, 'GET', 200);

@@ -61,6 +61,9 @@ export interface Entry {
   version: number;
   /** Editor reads only: what would stop its publish now (contract §13); `[]` when nothing would. */
   problems?: EntryProblem[];
+  /** The locale read, and each locale's status (contract §14); both null in a project without locales. */
+  locale?: string | null;
+  locales?: Record<string, { status: 'draft' | 'published'; publishedAt: string | null }> | null;
 }
 
 /** Who edits content: a member, or scheduled work on a member's behalf. */

@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database.js';
+import type { Locales } from '../../shared/locales.js';
 import { byPosition, declarationsOf } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
+import { pageIn, publishedTargetsIn, visitorLocale } from './locale-reads.js';
 import { problemsOfRows } from './publish-rules.js';
 import { referenceTargets } from './reference-targets.js';
 import { anyReferences, DEFAULT_DEPTH, type Resolved, resolveReferences } from './references.js';
@@ -19,6 +21,11 @@ export interface PageViews {
   preview: Entry[] | null;
   /** The pages of entries read to resolve references: a change to one of them changes these views. */
   pages: Set<string>;
+  /**
+   * The locales whose published copies the visitor view read (the locale's fallback chain, or itself
+   * with `fallback` false; contract §14); null in a project without locales.
+   */
+  chain: string[] | null;
 }
 
 const NO_PAGES: Resolved = { fields: [], pages: new Set() };
@@ -37,7 +44,22 @@ export async function pageViews(
   drafts = true,
   /** Levels of references resolved (contract §13: 0-3). */
   depth = DEFAULT_DEPTH,
+  /** The project's locales (null: none), the locale read (undefined: the default) and `?fallback=`. */
+  locales: Locales | null = null,
+  locale?: string,
+  fallback = true,
 ): Promise<PageViews> {
+  if (locales !== null) {
+    const views = await pageViews(db, projectId, pageId, drafts, depth);
+    const reader = visitorLocale(locales, locale ?? locales.default, fallback);
+    const visitor = await visitorIn(db, projectId, pageId, depth, reader);
+    return {
+      ...views,
+      visitor: visitor.entries,
+      pages: new Set([...views.pages, ...visitor.pages]),
+      chain: reader.chain,
+    };
+  }
   const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
   rows.sort(byPosition);
   const problems = drafts ? await problemsOfRows(db, rows) : new Map();
@@ -54,6 +76,9 @@ export async function pageViews(
       updatedAt: row.publishedAt ?? row.updatedAt,
       // The version the published copy was made at (published-pages.ts): a draft save changes nothing here.
       version: row.publishedVersion ?? row.version,
+      // As GET /v1/content/:pageId sends them in a project without locales (contract §14).
+      locale: null,
+      locales: null,
     });
   }
   const declared = new Map(rows.map((r) => [r.id, declarationsOf(r.declaredFields)]));
@@ -62,7 +87,13 @@ export async function pageViews(
   if (
     !anyReferences(rows.map((r) => ({ id: r.id, fields: {}, declared: declared.get(r.id) ?? new Map() })))
   ) {
-    return { visitor, editor: drafts ? editor : null, preview: drafts ? editor : null, pages: new Set() };
+    return {
+      visitor,
+      editor: drafts ? editor : null,
+      preview: drafts ? editor : null,
+      pages: new Set(),
+      chain: null,
+    };
   }
   const [published, working] = await Promise.all([
     resolveReferences(rootsOf(visitor), depth, referenceTargets(db, projectId, 'published')),
@@ -73,5 +104,35 @@ export async function pageViews(
     editor: drafts ? editor : null,
     preview: drafts ? editor.map((e, i) => ({ ...e, fields: working.fields[i] as Fields })) : null,
     pages: new Set([...published.pages, ...working.pages]),
+    chain: null,
   };
+}
+
+/** The visitor view in a locale (locale-reads.ts), in page order, as published-pages.ts sends it. */
+async function visitorIn(
+  db: Db,
+  projectId: string,
+  pageId: string,
+  depth: number,
+  reader: ReturnType<typeof visitorLocale>,
+): Promise<{ entries: Entry[]; pages: Set<string> }> {
+  const views = await pageIn(db, projectId, pageId, reader);
+  views.sort(byPosition);
+  const { fields, pages } = await resolveReferences(views, depth, publishedTargetsIn(db, projectId, reader));
+  const entries = views.map(
+    (v, i): Entry => ({
+      id: v.id,
+      pageId,
+      instanceKey: v.instanceKey,
+      componentId: v.componentId,
+      fields: fields[i] as Fields,
+      status: 'published',
+      publishedAt: v.publishedAt,
+      updatedAt: v.publishedAt,
+      version: v.version,
+      locale: reader.code,
+      locales: v.locales,
+    }),
+  );
+  return { entries, pages };
 }
