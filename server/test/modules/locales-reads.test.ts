@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import { type DatabaseHandle, openDatabase } from '../../src/db/connect.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { describeEachDb } from '../helpers/app.js';
 import { editorEntries, newSite, pageUrl, type Site, sync } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
+import { caughtUp, eventually } from '../helpers/instances.js';
 import { openLive } from '../helpers/sse.js';
 
 /**
@@ -157,7 +161,7 @@ describeEachDb('languages: visitor reads', (ctx) => {
     const plain = await read(ctx.app, site, '/');
     const en = await read(ctx.app, site, '/', '?locale=en');
     assert.equal(plain.status, 200);
-    assert.equal(plain.payload, en.payload);
+    assert.deepEqual(plain.body, en.body);
     assert.equal(plain.headers.etag, en.headers.etag);
     const [entry] = plain.body.data;
     assert.equal(entry.locale, 'en');
@@ -338,7 +342,11 @@ describeEachDb('languages: visitor reads', (ctx) => {
       const fast = await fetch(`${base}${pageUrl('/')}${query}`, { headers: site.key });
       assert.equal(await fast.text(), body, query);
       assert.equal(fast.headers.get('etag'), first.headers.get('etag'));
-      const routed = await ctx.app.inject({ method: 'GET', url: `${pageUrl('/')}${query}`, headers: site.key });
+      const routed = await ctx.app.inject({
+        method: 'GET',
+        url: `${pageUrl('/')}${query}`,
+        headers: site.key,
+      });
       assert.equal(routed.body, body, query);
       const revalidated = await fetch(`${base}${pageUrl('/')}${query}`, {
         headers: { ...site.key, 'if-none-match': first.headers.get('etag') as string },
@@ -376,5 +384,92 @@ describeEachDb('languages: visitor reads', (ctx) => {
       en.close();
       frCa.close();
     }
+  });
+});
+
+// Two instances on one PostgreSQL database (test/modules/multi-instance.test.ts): B's cached reads
+// follow publishes made through A, locale by locale.
+describeEachDb('languages: two instances', (ctx) => {
+  let b: FastifyInstance;
+  let handleB: DatabaseHandle;
+  before(async () => {
+    if (ctx.kind !== 'postgres') return;
+    handleB = await openDatabase(ctx.database.config);
+    b = await buildApp({ config: ctx.config, database: handleB });
+    await b.ready();
+  });
+  after(async () => {
+    await b?.close();
+    await handleB?.close();
+  });
+
+  it('a publish in fr on A changes fr and fr-CA reads on B within a second, and not en’s', async (t) => {
+    if (ctx.kind !== 'postgres') return t.skip('SQLite runs one instance per file');
+    const site = await newSite(ctx.app);
+    const admin = bearer(site.admin.token);
+    await call(ctx.app, {
+      method: 'PATCH',
+      url: `/v1/projects/${site.project.id}`,
+      headers: admin,
+      payload: { locales: LOCALES },
+    });
+    await sync(ctx.app, site, '/', [CARD]);
+    const [entry] = await editorEntries(ctx.app, site, '/');
+    const id = entry?.id as string;
+    const publish = async (locale: string, title: string) => {
+      const res = await call(ctx.app, {
+        method: 'PATCH',
+        url: `/v1/content/${id}?locale=${locale}`,
+        headers: site.editing,
+        payload: { fields: { title }, status: 'published' },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    await publish('en', 'Hello');
+    await publish('fr', 'Bonjour');
+    await caughtUp(ctx.app, b, ctx.db);
+    const onB = async (locale: string) => {
+      const res = await call(b, {
+        method: 'GET',
+        url: `${pageUrl('/')}?locale=${locale}`,
+        headers: site.key,
+      });
+      return { title: res.body.data[0]?.fields.title as string, etag: res.headers.etag as string };
+    };
+    const en = await onB('en');
+    assert.equal((await onB('fr-CA')).title, 'Bonjour'); // B has cached en and fr-CA
+    // Proof that B serves en from memory: a change behind every instance's back stays invisible there.
+    await sql`update content_entries set published_fields = '{"title":"sneaky"}' where id = ${id}`.execute(
+      ctx.db,
+    );
+    await publish('fr', 'Salut');
+    assert.equal(
+      (
+        await eventually(
+          () => onB('fr-CA'),
+          (r) => r.title === 'Salut',
+        )
+      ).title,
+      'Salut',
+    );
+    assert.equal((await onB('fr')).title, 'Salut');
+    await caughtUp(ctx.app, b, ctx.db);
+    assert.deepEqual(await onB('en'), en); // not dropped: still the cached answer
+    // A change of the locales drops B's cached reads of the project: en reads the database again.
+    await call(ctx.app, {
+      method: 'PATCH',
+      url: `/v1/projects/${site.project.id}`,
+      headers: admin,
+      payload: { locales: { ...LOCALES, available: [...LOCALES.available, { code: 'de', fallback: 'en' }] } },
+    });
+    assert.equal(
+      (
+        await eventually(
+          () => onB('en'),
+          (r) => r.title === 'sneaky',
+        )
+      ).title,
+      'sneaky',
+    );
   });
 });
