@@ -109,69 +109,6 @@ export const Snapshot = Type.Object(
   },
 );
 
-const Content = Type.Record(Type.String(), Type.Array(SnapshotEntry), {
-  description:
-    "Page path to its live entries in that locale, ordered by instanceKey: the locale's `content`.",
-});
-
-/** `GET /v1/snapshot?locale=*` (contract §14, §17). */
-export const SnapshotAllLocales = Type.Object(
-  {
-    schema: Type.Literal(2, { description: 'Snapshot schema version: 2 for every locale at once.' }),
-    version: Type.String({
-      description:
-        '"sha256:" + hex SHA-256 of the RFC 8785 JSON of `{ defaultLocale, bakeEnabled, versions: { [code]: <that locale\'s snapshot version> }, objects: <the objects\' version> }`.',
-    }),
-    generatedAt: Timestamp,
-    bakeEnabled: Type.Boolean(),
-    defaultLocale: Type.String(),
-    locales: Type.Record(Type.String(), Content, {
-      description:
-        "Each of the project's locale codes (in code-unit order) to its content map, read with fallback.",
-    }),
-    objectFields: Type.Array(SnapshotObjectField),
-    objectCollections: Type.Array(SnapshotObjectCollection),
-    objectTypes: Type.Array(SnapshotObjectType),
-  },
-  {
-    title: 'SnapshotAllLocales',
-    examples: [
-      {
-        schema: 2,
-        version: 'sha256:0b7c3a9d1e5f2a4b6c8d0e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b1c3d5e7f9a1b',
-        generatedAt: '2026-11-21T09:30:00.000Z',
-        bakeEnabled: true,
-        defaultLocale: 'en',
-        locales: {
-          en: {
-            '/': [
-              {
-                id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
-                instanceKey: 'hero',
-                componentId: 'Hero',
-                fields: { title: 'Hello, world' },
-              },
-            ],
-          },
-          fr: {
-            '/': [
-              {
-                id: 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2',
-                instanceKey: 'hero',
-                componentId: 'Hero',
-                fields: { title: 'Bonjour, le monde' },
-              },
-            ],
-          },
-        },
-        objectFields: [],
-        objectCollections: [],
-        objectTypes: [],
-      },
-    ],
-  },
-);
-
 export const SnapshotQuery = Strict({
   locale: Type.Optional(
     Type.String({
