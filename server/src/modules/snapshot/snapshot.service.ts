@@ -158,15 +158,12 @@ async function allLocales(projectId: string, sources: SnapshotSources) {
 /**
  * The snapshot version without the service's cache or change bus, for processes that have neither
  * (the worker stamps it on GitHub repository dispatch calls). Same bytes, so the same version. In a
- * project with locales: the default locale's (`*`: allLocalesVersion).
+ * project with locales it is the `?locale=*` version (contract §17: what a repository dispatch carries).
  */
 export async function computeSnapshotVersion(projectId: string, sources: SnapshotSources): Promise<string> {
+  const project = await sources.project(projectId);
+  if (project?.locales) return (await allLocales(projectId, sources)).version;
   return versionOf(await canonicalSnapshotOf(projectId, sources));
-}
-
-/** The `?locale=*` version (contract §17: what a repository dispatch carries in a project with locales). */
-export async function allLocalesVersion(projectId: string, sources: SnapshotSources): Promise<string> {
-  return (await allLocales(projectId, sources)).version;
 }
 
 /**
