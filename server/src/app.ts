@@ -35,7 +35,6 @@ import {
   entryStubs,
   localesHoldingValues,
   pagesRoutes,
-  pageViews,
   publishedEntriesForSnapshot,
   snapshotEntriesIn,
 } from './modules/content/index.js';
@@ -293,14 +292,11 @@ export async function buildApp({
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
-  const localesOf = async (projectId: string) => (await sites.byId(projectId))?.locales ?? null;
-  const content = createContentService(
-    db,
-    outbox,
-    changes,
-    { declarationsOf },
-    (err) => app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
-    localesOf,
+  // The project's locales come from the site cache (the projects module's, kept right by the change bus).
+  const localesOf = async (_reader: unknown, projectId: string) =>
+    (await sites.byId(projectId))?.locales ?? null;
+  const content = createContentService(db, outbox, changes, { declarationsOf, localesOf }, (err) =>
+    app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
   );
   const definitions = createDefinitionsService(db, outbox, changes, entryStubs, {
     modeOf: projects.definitionSyncOf,
@@ -338,13 +334,16 @@ export async function buildApp({
   };
   const live = createLiveHub(changes, {
     ...liveLimits,
-    views: async (projectId, pageId, drafts, depth, locale, fallback) =>
-      pageViews(db, projectId, pageId, drafts, depth, await localesOf(projectId), locale, fallback),
+    views: (projectId, pageId, drafts, depth, locale, fallback) =>
+      content.pageViews(projectId, pageId, drafts, depth, locale, fallback),
     previewStillLive: preview.stillLive,
     log: app.log,
   });
   app.addHook('preClose', async () => live.close());
-  await app.register(liveRoutes(live, liveLimits, localesOf), { prefix: '/v1/live' });
+  await app.register(
+    liveRoutes(live, liveLimits, (projectId) => localesOf(db, projectId)),
+    { prefix: '/v1/live' },
+  );
   // Reads answered before Fastify are counted under the routes that would have answered them.
   const pageReads = requests.forRoute('/v1/content/:pageId');
   const pageOk = requests.observer(pageReads, 'GET', 200);

@@ -388,7 +388,7 @@ export type paths = {
          *
          *     References (fields of type `reference`): visitors and preview tokens read each one resolved, as a `ResolvedReference` `{ id, pageId, instanceKey, componentId, fields }` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to `?depth=` levels (0-3, default 1). Below that, on a cycle, or past 1,000 entries per answer: `{ id }`. A target the reader cannot see is `null` (single) or left out (multiple). A member's session reads the stored ids unless it sends `?resolve=true`. A publish, unpublish or deletion of a referenced entry changes the answer and its `ETag` of every page that refers to it, at once on every instance.
          *
-         *     Languages (contract §14, §17): `?locale=` reads in one of the project's locales (matched case-insensitively; default: the default locale; a code the project lacks, or any `locale` in a project without locales, is 400 at `query.locale`). Every entry carries `locale` and `locales`, both `null` in a project without locales (the one change to its answers: they are otherwise byte for byte as before). For visitors, `locale` is the locale read and `locales` lists the locales of the read's fallback chain (the locale, its fallback, …, the default; the locale alone with `?fallback=false`) in which the entry has a published copy, each `{ status: "published", publishedAt }`: never a locale outside the chain, so a publish or unpublish in a locale changes the answers (and `ETag`s) of the locales whose chain passes through it and no other. A visitor sees an entry published in the locale or in a locale of its chain: each localized field from the first locale of the chain whose published copy has a value for it, shared fields from the first locale that has a published copy (the copy served, whose `status`, `publishedAt`, `updatedAt` and `version` the entry shows). `?fallback=false` reads the locale's own published copies only. References resolve in the reader's locale, with the same fallback. A preview token reads working copies in the locale, as an editor does.
+         *     Languages (contract §14, §17): `?locale=` reads in one of the project's locales (matched case-insensitively; default: the default locale; a code the project lacks, or any `locale` in a project without locales, is 400 at `query.locale`). In a project with locales every entry carries `locale` and `locales` (in a project without locales they are left out, the contract's `null`s, so it answers byte for byte as before). For visitors, `locale` is the locale read and `locales` lists the locales of the read's fallback chain (the locale, its fallback, …, the default; the locale alone with `?fallback=false`) in which the entry has a published copy, each `{ status: "published", publishedAt }`: never a locale outside the chain, so a publish or unpublish in a locale changes the answers (and `ETag`s) of the locales whose chain passes through it and no other. A visitor sees an entry published in the locale or in a locale of its chain: each localized field from the first locale of the chain whose published copy has a value for it, shared fields from the first locale that has a published copy (the copy served, whose `status`, `publishedAt`, `updatedAt` and `version` the entry shows). `?fallback=false` reads the locale's own published copies only. References resolve in the reader's locale, with the same fallback. A preview token reads working copies in the locale, as an editor does.
          *
          *     A page id with the form of an entry id (`ent_` and 26 base-32 characters) is 400 `validation_failed` naming `GET /v1/entries/:entryId`, which reads one entry.
          *
@@ -1263,6 +1263,12 @@ export type components = {
              * @example /
              */
             pageId: string;
+            /**
+             * @description The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales.
+             * @example fr
+             * @example *
+             */
+            locale?: string;
         };
         /**
          * BulkPublishResult
@@ -1276,6 +1282,8 @@ export type components = {
         BulkPublishResult: {
             pageId: string;
             published: string[];
+            /** @description The locales the publish acted in (every locale for `*`); only in a project with locales. */
+            locales?: string[];
         };
         /** ChangePasswordBody */
         ChangePasswordBody: {
@@ -1767,6 +1775,19 @@ export type components = {
             version: number;
             /** @description Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it. */
             problems?: components["schemas"]["EntryProblem"][];
+            /** @description The locale read (contract §14); `status`, `publishedAt` and `version` are that locale's. Absent in a project without locales, whose answers stay byte for byte as they were. */
+            locale?: string | null;
+            /** @description Each locale of the project with this entry's status in it: `published` while its published copy is what a publish in it would make now. Absent in a project without locales. */
+            locales?: {
+                [key: string]: {
+                    status: "draft" | "published";
+                    publishedAt: string | null;
+                };
+            } | null;
+            /** @description Editor reads in a project with locales: for each field whose value came from another locale of the chain (not translated yet), that locale's code; `{}` when none. Absent in a project without locales. */
+            fallbacks?: {
+                [key: string]: string;
+            };
         };
         /**
          * EntryProblem
@@ -1847,6 +1868,7 @@ export type components = {
          *         "title": "Hello, world",
          *         "image": "https://cdn.example.com/hero.webp"
          *       },
+         *       "locale": null,
          *       "actor": {
          *         "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T4",
          *         "email": "grace@example.com"
@@ -1862,6 +1884,8 @@ export type components = {
             fields: {
                 [key: string]: unknown;
             };
+            /** @description The locale the record was made in (a restore writes into it); null in a project without locales and for records from before it had them (the default locale's). */
+            locale: string | null;
             actor: {
                 id: string;
                 email: string;
@@ -5296,7 +5320,10 @@ export interface operations {
     };
     unpublishEntry: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales. */
+                locale?: string;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).
@@ -5746,7 +5773,13 @@ export interface operations {
     };
     patchEntry: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.
+                 * @example fr-CA
+                 */
+                locale?: string;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`); this operation needs it beside the session (see `security`).

@@ -30,7 +30,11 @@ import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
  */
 export const sweepJobs: readonly SweepJob[] = [
   runDueSchedules({
-    content: createContentOperations(outbox, { declarationsOf }),
+    content: createContentOperations(outbox, {
+      declarationsOf,
+      // Read fresh: the worker has no change bus to keep a cache of them right.
+      localesOf: async (reader, projectId) => (await loadSite(reader, 'id', projectId))?.locales ?? null,
+    }),
     targets: contentTargets(pageDefinitions),
     mayPublish,
   }),

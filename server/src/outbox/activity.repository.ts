@@ -12,6 +12,8 @@ export interface ActivityRecord {
   action: ActivityAction;
   target: { type: ActivityTargetType; id: string };
   summary: string;
+  /** The locale the change was made in (contract §14); absent when none, so its statement stays as before. */
+  locale?: string;
 }
 
 function actorColumns(actor: ActivityActor): Pick<ActivityTable, 'actorType' | 'actorId' | 'actorName'> {
@@ -69,6 +71,7 @@ function activityRows(
       targetType: r.target.type,
       targetId: r.target.id,
       summary: r.summary,
+      ...(r.locale !== undefined && { locale: r.locale }),
     })),
   );
 }

@@ -88,7 +88,7 @@ describeEachDb('languages: visitor reads', (ctx) => {
   const snapshot = (site: Site, query = '', headers: Fields = {}) =>
     call(ctx.app, { method: 'GET', url: `/v1/snapshot${query}`, headers: { ...site.key, ...headers } });
 
-  it('a project without locales: locale and locales are null, its snapshot has no locale, and any ?locale= is 400', async () => {
+  it('a project without locales: entries as before (no locale, locales), its snapshot has no locale, and any ?locale= is 400', async () => {
     const site = await newSite(ctx.app);
     await sync(ctx.app, site, '/', [CARD]);
     const [entry] = await editorEntries(ctx.app, site, '/');
@@ -102,9 +102,7 @@ describeEachDb('languages: visitor reads', (ctx) => {
     assert.equal(res.status, 200);
     const [visible] = res.body.data;
     assert.deepEqual(visible.fields, { count: 1, title: 'Hello' });
-    assert.equal(visible.locale, null);
-    assert.equal(visible.locales, null);
-    // The keys as before, the two of §14 last.
+    // The keys as before: locale and locales are left out (byte for byte as before languages).
     assert.deepEqual(Object.keys(visible), [
       'id',
       'pageId',
@@ -115,8 +113,6 @@ describeEachDb('languages: visitor reads', (ctx) => {
       'publishedAt',
       'updatedAt',
       'version',
-      'locale',
-      'locales',
     ]);
     const snap = await snapshot(site);
     assert.equal(snap.status, 200);
@@ -208,8 +204,14 @@ describeEachDb('languages: visitor reads', (ctx) => {
       );
     const before = await etags();
     assert.deepEqual(await etags(), before); // cached: the same answers
+    // Proof that en stays cached: a change behind the server's back would show if its read were dropped.
+    await sql`update content_entries set published_fields = '{"title":"sneaky"}' where id = ${id}`.execute(
+      ctx.db,
+    );
     await publishIn(site, id, 'fr', { title: 'Salut' });
     const afterPublish = await etags();
+    assert.equal((await read(ctx.app, site, '/', '?locale=en')).body.data[0].fields.title, 'Hello');
+    await sql`update content_entries set published_fields = fields where id = ${id}`.execute(ctx.db);
     assert.equal(afterPublish.en, before.en);
     assert.notEqual(afterPublish.fr, before.fr);
     assert.notEqual(afterPublish['fr-CA'], before['fr-CA']);
@@ -233,7 +235,7 @@ describeEachDb('languages: visitor reads', (ctx) => {
       headers: site.editing,
       payload: { fields: { title: 'Hello' }, status: 'published' },
     });
-    assert.equal((await read(ctx.app, site, '/')).body.data[0].locale, null); // cached without locales
+    assert.equal('locale' in (await read(ctx.app, site, '/')).body.data[0], false); // cached without locales
     await setLocales(site, LOCALES);
     assert.equal((await read(ctx.app, site, '/')).body.data[0].locale, 'en');
     await publishIn(site, entry?.id as string, 'fr', { title: 'Bonjour' });
@@ -273,6 +275,57 @@ describeEachDb('languages: visitor reads', (ctx) => {
     await publishIn(site, target?.id as string, 'fr', { title: 'Salut' });
     assert.equal((await titleIn('fr-CA')).title, 'Salut');
     assert.equal((await titleIn('en')).etag, en.etag);
+  });
+
+  it('a preview token reads working copies in the locale, references resolved in it, and its stream follows fr drafts', async () => {
+    const site = await newSite(ctx.app);
+    await setLocales(site, LOCALES);
+    await sync(ctx.app, site, '@site', [CARD]);
+    const [target] = await editorEntries(ctx.app, site, '@site');
+    await sync(ctx.app, site, '/', [
+      {
+        componentId: 'Pick',
+        instanceKey: 'pick',
+        fields: [
+          { key: 'card', type: 'reference', componentIds: ['Card'] },
+          { key: 'label', type: 'text', localized: true },
+        ],
+      },
+    ]);
+    const [pick] = await editorEntries(ctx.app, site, '/');
+    const save = async (id: string, locale: string, fields: Fields) => {
+      const res = await call(ctx.app, {
+        method: 'PATCH',
+        url: `/v1/content/${id}?locale=${locale}`,
+        headers: site.editing,
+        payload: { fields },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    await save(target?.id as string, 'en', { title: 'Hello' });
+    await save(target?.id as string, 'fr', { title: 'Bonjour' });
+    await save(pick?.id as string, 'en', { card: target?.id, label: 'Read' });
+    const token = await call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers: site.editing });
+    assert.equal(token.status, 201, JSON.stringify(token.body));
+    const preview = { 'x-cms-preview': token.body.data.token as string };
+    const res = await read(ctx.app, site, '/', '?locale=fr-CA', preview);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const [entry] = res.body.data;
+    assert.equal(entry.locale, 'fr-CA');
+    assert.equal(entry.fields.label, 'Read'); // from en's working copy
+    assert.deepEqual(entry.fallbacks, { label: 'en' });
+    assert.equal(entry.fields.card.fields.title, 'Bonjour'); // the target's fr working copy
+    // Visitors see nothing: nothing is published.
+    assert.deepEqual((await read(ctx.app, site, '/', '?locale=fr-CA')).body.data, []);
+    const stream = await openLive(base, '/', { ...site.key, ...preview }, '&locale=fr');
+    try {
+      assert.equal(stream.status, 200);
+      assert.equal(JSON.parse((await stream.nextChange()).data).locale, 'fr');
+      await save(pick?.id as string, 'fr', { label: 'Lire' });
+      assert.equal(JSON.parse((await stream.nextChange()).data).fields.label, 'Lire');
+    } finally {
+      stream.close();
+    }
   });
 
   it('snapshots per locale and ?locale=*: each its own version, ETag and 304; the plain one is the default’s', async () => {

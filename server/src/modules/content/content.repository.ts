@@ -342,8 +342,13 @@ export async function updateEntry(
   id: string,
   set: Partial<Pick<EntryRow, 'fields' | 'publishedFields' | 'publishedAt' | 'updatedAt'>>,
   published?: 'set' | 'clear',
+  /** A shared value changed in a project with locales: every locale's version moves (migration 0020). */
+  sharedChanged = false,
 ): Promise<EntryRow> {
-  return updateEntryQuery(trx, id, set, published).executeTakeFirstOrThrow();
+  const query = updateEntryQuery(trx, id, set, published);
+  return (
+    sharedChanged ? query.set((eb) => ({ sharedVersion: eb('sharedVersion', '+', 1) })) : query
+  ).executeTakeFirstOrThrow();
 }
 
 /** updateEntry's statement, not yet run (for src/db/dialect/together.ts). */

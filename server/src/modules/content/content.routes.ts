@@ -20,8 +20,10 @@ import {
   IfMatchHeaders,
   ifMatchVersion,
   PageParams,
+  ReadLocaleQuery,
   ReferenceRow,
   UpdateEntryBody,
+  WriteLocaleQuery,
 } from './content.schemas.js';
 import type { ContentService } from './content.service.js';
 
@@ -71,7 +73,7 @@ A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x
 
 References (fields of type \`reference\`): visitors and preview tokens read each one resolved, as a \`ResolvedReference\` \`{ id, pageId, instanceKey, componentId, fields }\` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to \`?depth=\` levels (0-3, default 1). Below that, on a cycle, or past 1,000 entries per answer: \`{ id }\`. A target the reader cannot see is \`null\` (single) or left out (multiple). A member's session reads the stored ids unless it sends \`?resolve=true\`. A publish, unpublish or deletion of a referenced entry changes the answer and its \`ETag\` of every page that refers to it, at once on every instance.
 
-Languages (contract §14, §17): \`?locale=\` reads in one of the project's locales (matched case-insensitively; default: the default locale; a code the project lacks, or any \`locale\` in a project without locales, is 400 at \`query.locale\`). Every entry carries \`locale\` and \`locales\`, both \`null\` in a project without locales (the one change to its answers: they are otherwise byte for byte as before). For visitors, \`locale\` is the locale read and \`locales\` lists the locales of the read's fallback chain (the locale, its fallback, …, the default; the locale alone with \`?fallback=false\`) in which the entry has a published copy, each \`{ status: "published", publishedAt }\`: never a locale outside the chain, so a publish or unpublish in a locale changes the answers (and \`ETag\`s) of the locales whose chain passes through it and no other. A visitor sees an entry published in the locale or in a locale of its chain: each localized field from the first locale of the chain whose published copy has a value for it, shared fields from the first locale that has a published copy (the copy served, whose \`status\`, \`publishedAt\`, \`updatedAt\` and \`version\` the entry shows). \`?fallback=false\` reads the locale's own published copies only. References resolve in the reader's locale, with the same fallback. A preview token reads working copies in the locale, as an editor does.
+Languages (contract §14, §17): \`?locale=\` reads in one of the project's locales (matched case-insensitively; default: the default locale; a code the project lacks, or any \`locale\` in a project without locales, is 400 at \`query.locale\`). In a project with locales every entry carries \`locale\` and \`locales\` (in a project without locales they are left out, the contract's \`null\`s, so it answers byte for byte as before). For visitors, \`locale\` is the locale read and \`locales\` lists the locales of the read's fallback chain (the locale, its fallback, …, the default; the locale alone with \`?fallback=false\`) in which the entry has a published copy, each \`{ status: "published", publishedAt }\`: never a locale outside the chain, so a publish or unpublish in a locale changes the answers (and \`ETag\`s) of the locales whose chain passes through it and no other. A visitor sees an entry published in the locale or in a locale of its chain: each localized field from the first locale of the chain whose published copy has a value for it, shared fields from the first locale that has a published copy (the copy served, whose \`status\`, \`publishedAt\`, \`updatedAt\` and \`version\` the entry shows). \`?fallback=false\` reads the locale's own published copies only. References resolve in the reader's locale, with the same fallback. A preview token reads working copies in the locale, as an editor does.
 
 A page id with the form of an entry id (\`ent_\` and 26 base-32 characters) is 400 \`validation_failed\` naming \`GET /v1/entries/:entryId\`, which reads one entry.
 
@@ -95,8 +97,8 @@ ${CORS_NOTE}`,
           // A member's session reads stored ids (the editing view) unless it asks; a preview token resolves.
           const resolved = request.auth.session === null || resolve === true;
           const data = resolved
-            ? await content.entriesResolved(projectId, pageId, depth)
-            : await content.entriesForEditor(projectId, pageId);
+            ? await content.entriesResolved(projectId, pageId, depth, request.query.locale)
+            : await content.entriesForEditor(projectId, pageId, request.query.locale);
           return { data, error: null };
         }
         const { locale, fallback } = request.query;
@@ -146,6 +148,7 @@ On publish: ${EVENT_SHAPE} A history row records the actor and the published fie
 
 ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           params: EntryParams,
+          querystring: ReadLocaleQuery,
           headers: IfMatchHeaders,
           body: UpdateEntryBody,
           response: {
@@ -162,6 +165,7 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
           userActorOf(request),
           ifMatchVersion(request.headers),
           request.auth.sessionCheck,
+          request.query.locale,
         ),
         error: null,
       }),
@@ -181,7 +185,12 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
         },
       },
       async (request) => ({
-        data: await content.bulkPublish(projectIdOf(request), request.body.pageId, userActorOf(request)),
+        data: await content.bulkPublish(
+          projectIdOf(request),
+          request.body.pageId,
+          userActorOf(request),
+          request.body.locale,
+        ),
         error: null,
       }),
     );
@@ -198,6 +207,7 @@ ${IF_MATCH_NOTE} A PATCH that changes nothing keeps the version.`,
 
 ${IF_MATCH_NOTE}`,
           params: EntryParams,
+          querystring: WriteLocaleQuery,
           headers: IfMatchHeaders,
           response: { 200: Envelope(Entry), ...errors(400, notFound('Entry'), preconditionFailed(3)) },
         },
@@ -208,6 +218,7 @@ ${IF_MATCH_NOTE}`,
           request.params.entryId,
           userActorOf(request),
           ifMatchVersion(request.headers),
+          request.query.locale,
         ),
         error: null,
       }),

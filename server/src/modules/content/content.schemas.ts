@@ -37,6 +37,36 @@ export const Entry = Type.Object(
           "Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it.",
       }),
     ),
+    locale: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description:
+          "The locale read (contract §14); `status`, `publishedAt` and `version` are that locale's. Absent in a project without locales, whose answers stay byte for byte as they were.",
+      }),
+    ),
+    locales: Type.Optional(
+      Type.Union(
+        [
+          Type.Record(
+            Type.String(),
+            Type.Object({
+              status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
+              publishedAt: Type.Union([Timestamp, Type.Null()]),
+            }),
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            "Each locale of the project with this entry's status in it: `published` while its published copy is what a publish in it would make now. Absent in a project without locales.",
+        },
+      ),
+    ),
+    fallbacks: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          "Editor reads in a project with locales: for each field whose value came from another locale of the chain (not translated yet), that locale's code; `{}` when none. Absent in a project without locales.",
+      }),
+    ),
   },
   { title: 'Entry', examples: [entryExample] },
 );
@@ -83,13 +113,34 @@ export const UpdateEntryBody = Strict(
   },
 );
 
+/** `locale` in a body: a code, or `*` for every locale (bulk-publish, schedules; contract §14, §17). */
+export const LocaleOrEvery = Type.String({
+  minLength: 1,
+  maxLength: 35,
+  description:
+    "The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales.",
+  examples: ['fr', '*'],
+});
+
+/** `?locale=` of a write that may act in every locale at once (unpublish). */
+export const WriteLocaleQuery = Strict({ locale: Type.Optional(LocaleOrEvery) });
+
 export const BulkPublishBody = Strict(
-  { pageId: PageId },
+  { pageId: PageId, locale: Type.Optional(LocaleOrEvery) },
   { title: 'BulkPublishBody', examples: [{ pageId: '/' }] },
 );
 
 export const BulkPublishResult = Type.Object(
-  { pageId: Type.String(), published: Type.Array(Type.String()) },
+  {
+    pageId: Type.String(),
+    published: Type.Array(Type.String()),
+    locales: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'The locales the publish acted in (every locale for `*`); only in a project with locales.',
+      }),
+    ),
+  },
   { title: 'BulkPublishResult', examples: [{ pageId: '/', published: [entryExample.id] }] },
 );
 
@@ -102,6 +153,10 @@ export const HistoryItem = Type.Object(
         '`publish` and `unpublish` record those changes; `saved` is a working copy that a restore replaced while no other record held it (its `actor` is the one who restored).',
     }),
     fields: Type.Record(Type.String(), Type.Unknown()),
+    locale: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The locale the record was made in (a restore writes into it); null in a project without locales and for records from before it had them (the default locale's).",
+    }),
     actor: Type.Object({ id: Type.String(), email: Type.String() }),
     at: Timestamp,
   },
@@ -113,6 +168,7 @@ export const HistoryItem = Type.Object(
         entryId: entryExample.id,
         action: 'publish',
         fields: entryExample.fields,
+        locale: null,
         actor: { id: 'usr_01JD3ZK4Q7M2X8V5B6N9C0R1T4', email: 'grace@example.com' },
         at: '2026-11-21T09:30:00.000Z',
       },
@@ -197,6 +253,9 @@ export const LocaleQuery = Type.String({
     "The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.",
   examples: ['fr-CA'],
 });
+
+/** `?locale=` of a write in one locale (PATCH). */
+export const ReadLocaleQuery = Strict({ locale: Type.Optional(LocaleQuery) });
 
 export const ContentReadQuery = Strict({
   depth: Type.Optional(

@@ -20,7 +20,7 @@ import { byCodeUnits, canonicalJson } from '../../shared/canonical.js';
 import { decodeCursor } from '../../shared/cursor.js';
 import { type FieldProblem, notFound, preconditionFailed, validationFailed } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { requestedLocale } from '../../shared/locales.js';
+import { type Locales, requestedLocale } from '../../shared/locales.js';
 import { memberBehind, type SystemActor, type UserActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
 import { type SessionCheck, sessionAllows, sessionCheckPassed, verifySessionCheck } from '../auth/index.js';
@@ -35,6 +35,9 @@ import {
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
+import { createLocaleOperations, type LocaleContext } from './locale-operations.js';
+import { workingTargetsIn } from './locale-reads.js';
+import { type PageViews, pageViews, visitorViewIn } from './page-views.js';
 import { countPages, registerPage } from './pages.repository.js';
 import {
   assertPublishable,
@@ -42,7 +45,7 @@ import {
   type EntryProblem,
   problemsOfRows,
 } from './publish-rules.js';
-import { createPublishedPages, type LocalesOf } from './published-pages.js';
+import { createPublishedPages } from './published-pages.js';
 import { referenceTargets } from './reference-targets.js';
 import { DEFAULT_DEPTH, resolveReferences } from './references.js';
 import { referencesOf } from './referrers.js';
@@ -61,9 +64,14 @@ export interface Entry {
   version: number;
   /** Editor reads only: what would stop its publish now (contract §13); `[]` when nothing would. */
   problems?: EntryProblem[];
-  /** The locale read, and each locale's status (contract §14); both null in a project without locales. */
+  /**
+   * The locale read and each locale's status (contract §14). Absent in a project without locales (the
+   * contract's null, left out so that such a project answers byte for byte as before: issue 35).
+   */
   locale?: string | null;
   locales?: Record<string, { status: 'draft' | 'published'; publishedAt: string | null }> | null;
+  /** Editor reads in a project with locales: the fields whose value came from another locale. */
+  fallbacks?: Record<string, string>;
 }
 
 /** Who edits content: a member, or scheduled work on a member's behalf. */
@@ -101,6 +109,7 @@ function toHistory(row: HistoryRow) {
     entryId: row.entryId,
     action: row.action,
     fields: JSON.parse(row.fields) as Fields,
+    locale: row.locale,
     actor: { id: row.actorId, email: row.actorEmail },
     at: row.at,
   };
@@ -121,10 +130,12 @@ function eventEntry(row: EntryRow) {
   };
 }
 
-/** What content needs of the definitions module (handed over in app.ts). */
+/** What content needs of the definitions and projects modules (handed over in app.ts and the worker). */
 export interface DeclaredTypes {
   /** The declarations of an entry's fields, from a definition's `fields` column (null: no definition), read with the entry. */
   declarationsOf(definitionFields: string | null): Declarations;
+  /** The project's locales (contract §14; the site cache in the HTTP process); absent: none anywhere. */
+  localesOf?(reader: DbOrTx, projectId: string): Promise<Locales | null>;
 }
 
 /**
@@ -457,15 +468,46 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
     return { ...updated, declaredFields: row.declaredFields };
   }
 
-  /** The entries as an editor reads them: with `problems` (one query at most for all, publish-rules.ts). */
-  async function forEditor(reader: DbOrTx, rows: readonly repo.EntryWithDeclarations[]): Promise<Entry[]> {
+  /**
+   * The entries as an editor reads them: with `problems` (one query at most for all, publish-rules.ts);
+   * in a project with locales, as read in `ctx.code` (locale-operations.ts).
+   */
+  async function forEditor(
+    reader: DbOrTx,
+    rows: readonly repo.EntryWithDeclarations[],
+    ctx: LocaleContext | null = null,
+  ): Promise<Entry[]> {
+    if (ctx) return locale.forEditor(reader, rows, ctx);
     const problems = await problemsOfRows(reader, rows);
     return rows.map((r) => ({ ...toEntry(r), problems: problems.get(r.id) ?? [] }));
   }
 
+  /** The locale a request acts in: null in a project without locales (400 for a `locale` it cannot have). */
+  async function localeContext(
+    reader: DbOrTx,
+    projectId: string,
+    asked: string | undefined,
+    at: string,
+  ): Promise<LocaleContext | null> {
+    const locales = definitions.localesOf ? await definitions.localesOf(reader, projectId) : null;
+    const code = requestedLocale(locales, asked, at);
+    return locales && code ? { locales, code } : null;
+  }
+
+  const locale = createLocaleOperations({
+    outbox,
+    declarationsOf: definitions.declarationsOf,
+    validate,
+    lockedEntry,
+    boundedFields,
+    describeEntry,
+  });
+
   return {
     validate,
     forEditor,
+    localeContext,
+    locale,
     lockedEntry,
     planUpdate,
     updateRowIn,
@@ -486,12 +528,14 @@ export function createContentService(
   definitions: DeclaredTypes,
   /** Told when a statement template would not reproduce its build (a bug; the write still succeeds). */
   onTemplateMismatch?: (err: Error) => void,
-  /** The project's locales (the projects' site cache): visitors' reads compose each entry in theirs. */
-  localesOf?: LocalesOf,
 ) {
+  // Visitors' reads compose each entry in their locale (contract §14).
+  const localesOf = async (projectId: string) => (await definitions.localesOf?.(db, projectId)) ?? null;
   const pages = createPublishedPages(db, bus, undefined, localesOf);
   const {
     forEditor,
+    localeContext,
+    locale,
     lockedEntry,
     planUpdate,
     updateRowIn,
@@ -578,14 +622,19 @@ export function createContentService(
     projectId: string,
     rows: readonly repo.EntryWithDeclarations[],
     depth: number,
+    ctx: LocaleContext | null,
   ): Promise<Entry[]> {
-    const entries = await forEditor(db, rows);
+    const entries = await forEditor(db, rows, ctx);
     const roots = rows.map((r, i) => ({
       id: r.id,
       fields: (entries[i] as Entry).fields,
       declared: definitions.declarationsOf(r.declaredFields),
     }));
-    const { fields } = await resolveReferences(roots, depth, referenceTargets(db, projectId, 'working'));
+    // In a locale, the targets' working copies in it (contract §14: references resolve in the reader's locale).
+    const targets = ctx
+      ? workingTargetsIn(db, projectId, ctx.locales, ctx.code)
+      : referenceTargets(db, projectId, 'working');
+    const { fields } = await resolveReferences(roots, depth, targets);
     return entries.map((e, i) => ({ ...e, fields: fields[i] as Fields }));
   }
 
@@ -604,40 +653,77 @@ export function createContentService(
       fallback: boolean,
     ) {
       if (asked === undefined) return pages.page(projectId, pageId, depth);
-      const code = requestedLocale(await (localesOf?.(projectId) ?? null), asked, 'query.locale');
+      const code = requestedLocale(await localesOf(projectId), asked, 'query.locale');
       return pages.page(projectId, pageId, depth, code ?? undefined, fallback);
     },
     peekPage: pages.peek,
     cacheCounts: pages.cacheCounts,
 
-    /** One entry as a member's session (or a preview token) sees it on its page: the working copy. */
-    async entryForEditor(projectId: string, entryId: string): Promise<Entry> {
-      const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
-      if (!row) throw notFound('Entry');
-      return oneForEditor(row);
+    /**
+     * Every view of one page for live streams (page-views.ts): in a project with locales, visitors'
+     * in `locale` (a project code; undefined: the default) through its chain, and the editors' and
+     * preview tokens' working copies in it as editor reads give them.
+     */
+    async pageViews(
+      projectId: string,
+      pageId: string,
+      drafts: boolean,
+      depth: number,
+      locale?: string,
+      fallback = true,
+    ): Promise<PageViews> {
+      const locales = await localesOf(projectId);
+      if (locales === null) return pageViews(db, projectId, pageId, drafts, depth);
+      const [visitor, editor, preview] = await Promise.all([
+        visitorViewIn(db, projectId, pageId, depth, locales, locale, fallback),
+        drafts ? this.entriesForEditor(projectId, pageId, locale) : null,
+        drafts ? this.entriesResolved(projectId, pageId, depth, locale) : null,
+      ]);
+      return { visitor: visitor.entries, editor, preview, pages: visitor.pages, chain: visitor.chain };
     },
 
-    async entriesForEditor(projectId: string, pageId: string): Promise<Entry[]> {
+    /** One entry as a member's session (or a preview token) sees it on its page: the working copy (in `asked`'s locale). */
+    async entryForEditor(projectId: string, entryId: string, asked?: string): Promise<Entry> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
+      const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
+      if (!row) throw notFound('Entry');
+      return (await forEditor(db, [row], ctx))[0] as Entry;
+    },
+
+    async entriesForEditor(projectId: string, pageId: string, asked?: string): Promise<Entry[]> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
       rows.sort(byPosition);
-      return forEditor(db, rows);
+      return forEditor(db, rows, ctx);
     },
 
     /**
      * The editor's view with references resolved against working copies (a preview token, or a
      * session that asks `?resolve=true`; contract §13): not cached, as editor reads never are.
      */
-    async entriesResolved(projectId: string, pageId: string, depth = DEFAULT_DEPTH): Promise<Entry[]> {
+    async entriesResolved(
+      projectId: string,
+      pageId: string,
+      depth = DEFAULT_DEPTH,
+      asked?: string,
+    ): Promise<Entry[]> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
       rows.sort(byPosition);
-      return resolvedForEditor(projectId, rows, depth);
+      return resolvedForEditor(projectId, rows, depth, ctx);
     },
 
     /** One entry as a preview token (or a session with `?resolve=true`) reads it: GET /v1/entries/:entryId. */
-    async entryResolved(projectId: string, entryId: string, depth = DEFAULT_DEPTH): Promise<Entry> {
+    async entryResolved(
+      projectId: string,
+      entryId: string,
+      depth = DEFAULT_DEPTH,
+      asked?: string,
+    ): Promise<Entry> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
       const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
       if (!row) throw notFound('Entry');
-      return (await resolvedForEditor(projectId, [row], depth))[0] as Entry;
+      return (await resolvedForEditor(projectId, [row], depth, ctx))[0] as Entry;
     },
 
     /** `GET /v1/content/:entryId/references`: who refers to the entry, in which copy and where. */
@@ -660,7 +746,16 @@ export function createContentService(
       ifMatch?: number,
       /** The auth hook's deferred session check, verified by the write's first statement. */
       check?: SessionCheck,
+      /** `?locale=` as asked (contract §14). */
+      asked?: string,
     ): Promise<Entry> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
+      if (ctx) {
+        // A project with locales takes the locked path: its writes touch the entry and its locale's row.
+        return transactionWithChanges(db, bus, (trx, changed) =>
+          locale.updateIn(trx, changed, projectId, entryId, patch, actor, ctx, ifMatch, check),
+        );
+      }
       const optimistic = await optimisticUpdate(projectId, entryId, patch, actor, ifMatch, check);
       if (optimistic && optimistic !== 'missed') return oneForEditor(optimistic);
       const row = await transactionWithChanges(db, bus, (trx, changed) =>
@@ -670,15 +765,53 @@ export function createContentService(
       return oneForEditor(row);
     },
 
-    /** Publishes every draft of the page in one transaction: one event for the page. */
-    bulkPublish(projectId: string, pageId: string, actor: Actor) {
+    /**
+     * Publishes every draft of the page in one transaction: one event for the page. With locales, in
+     * `asked` (a code, or `*` for every locale; default: the default locale).
+     */
+    async bulkPublish(
+      projectId: string,
+      pageId: string,
+      actor: Actor,
+      asked?: string,
+    ): Promise<{ pageId: string; published: string[]; locales?: string[] }> {
+      const every = asked === '*';
+      const ctx = await localeContext(db, projectId, every ? undefined : asked, 'body.locale');
+      if (every && !ctx) requestedLocale(null, asked, 'body.locale'); // `*` without locales: 400
       return transactionWithChanges(db, bus, (trx, changed) =>
-        bulkPublishIn(trx, changed, projectId, pageId, actor),
+        ctx
+          ? locale.bulkPublishIn(
+              trx,
+              changed,
+              projectId,
+              pageId,
+              actor,
+              ctx.locales,
+              every ? ctx.locales.available.map((l) => l.code) : [ctx.code],
+            )
+          : bulkPublishIn(trx, changed, projectId, pageId, actor),
       );
     },
 
-    /** Removes the published copy; the working copy stays. Unpublishing a draft-only entry is a no-op. */
-    async unpublish(projectId: string, entryId: string, actor: Actor, ifMatch?: number): Promise<Entry> {
+    /**
+     * Removes the published copy; the working copy stays. Unpublishing a draft-only entry is a no-op.
+     * With locales, in `asked` (a code, or `*` for every locale).
+     */
+    async unpublish(
+      projectId: string,
+      entryId: string,
+      actor: Actor,
+      ifMatch?: number,
+      asked?: string,
+    ): Promise<Entry> {
+      const every = asked === '*';
+      const ctx = await localeContext(db, projectId, every ? undefined : asked, 'query.locale');
+      if (every && !ctx) requestedLocale(null, asked, 'query.locale');
+      if (ctx) {
+        return transactionWithChanges(db, bus, (trx, changed) =>
+          locale.unpublishIn(trx, changed, projectId, entryId, actor, ctx, every, ifMatch),
+        );
+      }
       const row = await transactionWithChanges(db, bus, (trx, changed) =>
         unpublishIn(trx, changed, projectId, entryId, actor, ifMatch),
       );
@@ -710,9 +843,17 @@ export function createContentService(
       ifMatch?: number,
     ): Promise<Entry> {
       return transactionWithChanges(db, bus, async (trx, changed) => {
-        const row = await lockedEntry(trx, projectId, entryId, ifMatch);
+        const locales = definitions.localesOf ? await definitions.localesOf(trx, projectId) : null;
+        const row = await lockedEntry(trx, projectId, entryId, locales ? undefined : ifMatch);
         const past = await repo.findHistory(trx, projectId, entryId, historyId);
         if (!past) throw notFound('History entry');
+        if (locales) {
+          const ctx = { locales, code: past.locale ?? locales.default };
+          const [before] = await forEditor(trx, [row], ctx);
+          if (ifMatch !== undefined && ifMatch !== before?.version)
+            throw preconditionFailed(before?.version ?? 0);
+          return locale.restoreIn(trx, changed, row, past, actor, locales);
+        }
         if (past.fields === row.fields) return forEditor(trx, [row]).then(([e]) => e as Entry);
         // The definition may have changed since: what no longer fits is kept and shows in `problems`,
         // stopping a publish until an editor fixes it (contract §17), never a 400 here.

@@ -38,8 +38,8 @@ export const entriesRoutes =
         const { depth, resolve } = request.query;
         const resolved = request.auth.session === null || resolve === true;
         const data = resolved
-          ? await content.entryResolved(projectId, entryId, depth)
-          : await content.entryForEditor(projectId, entryId);
+          ? await content.entryResolved(projectId, entryId, depth, request.query.locale)
+          : await content.entryForEditor(projectId, entryId, request.query.locale);
         return { data, error: null };
       },
     );

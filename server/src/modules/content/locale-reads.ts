@@ -5,7 +5,7 @@ import { type Declarations, declarationsOf } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import type { Fields } from './content.service.js';
 import type { EntryLocaleRow } from './content.table.js';
-import { localizedKeys, publishedIn, publishedView, type Slots } from './locale-slots.js';
+import { localizedKeys, publishedIn, publishedView, type Slots, workingIn } from './locale-slots.js';
 import { slotRowsOf, slotRowsOfProject } from './locales.repository.js';
 import type { LoadTargets } from './references.js';
 
@@ -146,6 +146,30 @@ export const publishedTargetsIn =
         componentId: r.componentId,
         fields: view?.fields ?? null,
         declared: declarationsOf(r.declaredFields),
+      };
+    });
+  };
+
+/** Reference targets as an editor or a preview token reads them in `code`: working copies through its chain. */
+export const workingTargetsIn =
+  (db: DbOrTx, projectId: string, locales: Locales, code: string): LoadTargets =>
+  async (ids) => {
+    const rows = await repo.entriesByIds(db, projectId, ids);
+    const others = await slotRowsOf(
+      db,
+      projectId,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => {
+      const declared = declarationsOf(r.declaredFields);
+      const slots: Slots = { entry: r, others: others.get(r.id) ?? NO_ROWS };
+      return {
+        id: r.id,
+        pageId: r.pageId,
+        instanceKey: r.instanceKey,
+        componentId: r.componentId,
+        fields: workingIn(slots, locales, code, localizedKeys(declared)).fields,
+        declared,
       };
     });
   };

@@ -44,22 +44,7 @@ export async function pageViews(
   drafts = true,
   /** Levels of references resolved (contract §13: 0-3). */
   depth = DEFAULT_DEPTH,
-  /** The project's locales (null: none), the locale read (undefined: the default) and `?fallback=`. */
-  locales: Locales | null = null,
-  locale?: string,
-  fallback = true,
 ): Promise<PageViews> {
-  if (locales !== null) {
-    const views = await pageViews(db, projectId, pageId, drafts, depth);
-    const reader = visitorLocale(locales, locale ?? locales.default, fallback);
-    const visitor = await visitorIn(db, projectId, pageId, depth, reader);
-    return {
-      ...views,
-      visitor: visitor.entries,
-      pages: new Set([...views.pages, ...visitor.pages]),
-      chain: reader.chain,
-    };
-  }
   const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
   rows.sort(byPosition);
   const problems = drafts ? await problemsOfRows(db, rows) : new Map();
@@ -76,9 +61,6 @@ export async function pageViews(
       updatedAt: row.publishedAt ?? row.updatedAt,
       // The version the published copy was made at (published-pages.ts): a draft save changes nothing here.
       version: row.publishedVersion ?? row.version,
-      // As GET /v1/content/:pageId sends them in a project without locales (contract §14).
-      locale: null,
-      locales: null,
     });
   }
   const declared = new Map(rows.map((r) => [r.id, declarationsOf(r.declaredFields)]));
@@ -108,14 +90,20 @@ export async function pageViews(
   };
 }
 
-/** The visitor view in a locale (locale-reads.ts), in page order, as published-pages.ts sends it. */
-async function visitorIn(
+/**
+ * The visitor view in a locale of a project with locales (locale-reads.ts), in page order, as
+ * published-pages.ts sends it: `locale` undefined reads the default; `fallback` false for `?fallback=false`.
+ */
+export async function visitorViewIn(
   db: Db,
   projectId: string,
   pageId: string,
   depth: number,
-  reader: ReturnType<typeof visitorLocale>,
-): Promise<{ entries: Entry[]; pages: Set<string> }> {
+  locales: Locales,
+  locale: string | undefined,
+  fallback: boolean,
+): Promise<{ entries: Entry[]; pages: Set<string>; chain: string[] }> {
+  const reader = visitorLocale(locales, locale ?? locales.default, fallback);
   const views = await pageIn(db, projectId, pageId, reader);
   views.sort(byPosition);
   const { fields, pages } = await resolveReferences(views, depth, publishedTargetsIn(db, projectId, reader));
@@ -134,5 +122,5 @@ async function visitorIn(
       locales: v.locales,
     }),
   );
-  return { entries, pages };
+  return { entries, pages, chain: reader.chain };
 }

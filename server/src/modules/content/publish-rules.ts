@@ -30,16 +30,21 @@ export interface RuleSubject {
   /** The copy to judge: the working copy (what a publish would make live). */
   fields: string;
   declared: Declarations;
+  /** The locale judged (its problems carry it); null or absent in a project without locales. */
+  locale?: string | null;
 }
 
-/** Every problem of each subject, by entry id (an entry without problems has `[]`). */
+/** A subject's key in problemsOf's answer: the entry id, and its locale when there is one. */
+export const subjectKey = (id: string, locale?: string | null): string => (locale ? `${id} ${locale}` : id);
+
+/** Every problem of each subject, by subjectKey (an entry without problems has `[]`). */
 export async function problemsOf(
   db: DbOrTx,
   projectId: string,
   subjects: readonly RuleSubject[],
 ): Promise<Map<string, EntryProblem[]>> {
   const out = new Map<string, EntryProblem[]>();
-  const links: { id: string; path: string; pageId: string }[] = [];
+  const links: { key: string; locale: string | null; path: string; pageId: string }[] = [];
   const judged = subjects
     .filter((s) => s.declared.size > 0)
     .map((s) => {
@@ -50,22 +55,26 @@ export async function problemsOf(
   // query for every reference of the read, and the rules again on a copy without those ids.
   const referenced = [...new Set(judged.flatMap((j) => j.report.references.map((r) => r.id)))];
   const existing = referenced.length > 0 ? await repo.componentsOfEntries(db, projectId, referenced) : null;
-  for (const s of subjects) out.set(s.id, []); // in the subjects' order
+  for (const s of subjects) out.set(subjectKey(s.id, s.locale), []); // in the subjects' order
   for (const { s, fields, report: first } of judged) {
     let report = first;
     if (existing && first.references.some((r) => !existing.has(r.id))) {
       const present = mapReferences(s.declared, fields, (id) => (existing.has(id) ? id : OMIT));
       report = checkPublish(s.declared, present);
     }
-    out.set(s.id, report.problems.map(asEntryProblem));
-    for (const link of report.links) links.push({ id: s.id, ...link });
+    const locale = s.locale ?? null;
+    out.set(
+      subjectKey(s.id, locale),
+      report.problems.map((p) => ({ locale, path: p.path, message: p.message })),
+    );
+    for (const link of report.links) links.push({ key: subjectKey(s.id, locale), locale, ...link });
   }
   if (links.length > 0) {
     const pages = await repo.existingPages(db, projectId, [...new Set(links.map((l) => l.pageId))]);
     for (const link of links) {
       if (pages.has(link.pageId)) continue;
-      out.get(link.id)?.push({
-        locale: null,
+      out.get(link.key)?.push({
+        locale: link.locale,
         path: link.path,
         message: `links to "${link.pageId}", a page this project does not have`,
       });
@@ -82,12 +91,6 @@ export const problemsOfRows = (db: DbOrTx, rows: readonly repo.EntryWithDeclarat
     rows.map((r) => ({ id: r.id, fields: r.fields, declared: declarationsOf(r.declaredFields) })),
   );
 
-const asEntryProblem = (p: FieldProblem): EntryProblem => ({
-  locale: null,
-  path: p.path,
-  message: p.message,
-});
-
 /** Throws `422 unpublishable` listing every problem when any subject breaks a rule; nothing is written. */
 export async function assertPublishable(
   db: DbOrTx,
@@ -95,9 +98,11 @@ export async function assertPublishable(
   subjects: readonly RuleSubject[],
 ): Promise<void> {
   if (subjects.every((s) => s.declared.size === 0)) return; // nothing declared: nothing can refuse
-  const byEntry = await problemsOf(db, projectId, subjects);
+  const byKey = await problemsOf(db, projectId, subjects);
   const all: PublishProblem[] = [];
-  for (const [entryId, problems] of byEntry) for (const p of problems) all.push({ entryId, ...p });
+  for (const s of subjects) {
+    for (const p of byKey.get(subjectKey(s.id, s.locale)) ?? []) all.push({ entryId: s.id, ...p });
+  }
   if (all.length > 0) throw unpublishable(all);
 }
 

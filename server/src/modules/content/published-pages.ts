@@ -29,13 +29,13 @@ function serialize(
   pageId: string,
   rows: Omit<repo.PublishedRow, 'position'>[],
   resolved: (Fields | undefined)[],
-  /** Each entry's `locale` and `locales`, as JSON after their keys (NO_LOCALES in a project without locales). */
+  /** Each entry's `,"locale":…,"locales":…` (NO_LOCALES: nothing, in a project without locales). */
   localesOf: (i: number) => string,
 ): PublishedPage {
   const q = JSON.stringify;
   const items = rows.map((r, i) => {
     const fields = resolved[i] === undefined ? r.publishedFields : q(resolved[i]);
-    return `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${fields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)},"version":${r.publishedVersion},${localesOf(i)}}`;
+    return `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${fields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)},"version":${r.publishedVersion}${localesOf(i)}}`;
   });
   return cachedJson(Buffer.from(`{"data":[${items.join(',')}],"error":null}`));
 }
@@ -44,8 +44,11 @@ function serialize(
 export const publishedEntriesForSnapshot = (db: Db, projectId: string) =>
   repo.publishedEntriesOfProject(db, projectId);
 
-/** An entry's `locale` and `locales` in a project without locales (contract §14: both null). */
-const NO_LOCALES = '"locale":null,"locales":null';
+/**
+ * An entry's `locale` and `locales` in a project without locales: left out (the contract's nulls), so
+ * its answers are byte for byte as before, as the editor reads' are (issue 35).
+ */
+const NO_LOCALES = '';
 
 /** The cache key of a page read at `depth`: the plain page key at the default depth (the fast path's). */
 const keyAt = (key: string, depth: number): string =>
@@ -181,7 +184,7 @@ export function createPublishedPages(
       pageId,
       views.map((v) => ({ ...v, publishedFields: q(v.fields), publishedVersion: v.version })),
       fields.map((f, i) => (f === views[i]?.fields ? undefined : f)),
-      (i) => `"locale":${code},"locales":${q(views[i]?.locales)}`,
+      (i) => `,"locale":${code},"locales":${q(views[i]?.locales)}`,
     );
   }
 
