@@ -23,7 +23,7 @@ import type { Db } from '../../src/db/database.js';
 import { canonicalJson } from '../../src/shared/canonical.js';
 import { newId } from '../../src/shared/ids.js';
 import { json, newBenchProject } from '../lib/editors.js';
-import { pinLoadGenerator, root, startFolio, startScript } from '../lib/processes.js';
+import { cpuMicros, pinLoadGenerator, root, startFolio, startScript } from '../lib/processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -121,12 +121,19 @@ async function seed(db: Db, projectId: string, pages: string[], perPage: number,
   });
 }
 
-async function measure(name: string, url: string, headers: Record<string, string>) {
+/**
+ * One scenario: throughput, and the server's CPU time per request (from /proc: hardly moved by
+ * other load on a shared machine, where throughput swings by tens of percent).
+ */
+async function measure(name: string, url: string, headers: Record<string, string>, pid: number) {
   await autocannon({ url, headers, connections: CONNECTIONS, duration: 1 });
+  const cpuBefore = cpuMicros(pid);
   const r: any = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  const cpu = cpuMicros(pid) - cpuBefore;
   const result = {
     name,
     requestsPerSec: Math.round(r.requests.average),
+    cpuMicrosPerRequest: Math.round((cpu / Math.max(1, r.requests.total)) * 10) / 10,
     latencyP99Ms: r.latency.p99,
     // A revalidation answers 304 (autocannon counts it as non-2xx): anything else is the error there.
     errors:
@@ -187,27 +194,36 @@ async function localeRead(dir: string) {
     page.headers.get('etag') ?? '',
   ]);
   const runs = new Map<string, number[]>();
+  const cpu = new Map<string, number[]>();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, at] of [
-      ['bare', `${bare.url}/v1/content/%2F`],
-      ['en', urls.en],
-      ['frCa', urls.frCa],
+    for (const [name, at, pid] of [
+      ['bare', `${bare.url}/v1/content/%2F`, bare.child.pid],
+      ['en', urls.en, server.child.pid],
+      ['frCa', urls.frCa, server.child.pid],
     ] as const) {
-      const r = await measure(`${name}: 20-entry page`, at, key);
+      const r = await measure(`${name}: 20-entry page`, at, key, pid as number);
       runs.set(name, [...(runs.get(name) ?? []), r.requestsPerSec]);
+      cpu.set(name, [...(cpu.get(name) ?? []), r.cpuMicrosPerRequest]);
     }
   }
   await server.stop();
   await bare.stop();
-  const [bareRps, enRps, frCaRps] = ['bare', 'en', 'frCa'].map((n) => median(runs.get(n) ?? []));
+  const [bareRps, enRps, frCaRps] = ['bare', 'en', 'frCa'].map((n) => median(runs.get(n) ?? [])) as number[];
+  const [bareCpu, enCpu, frCaCpu] = ['bare', 'en', 'frCa'].map((n) => median(cpu.get(n) ?? [])) as number[];
   const r2 = (x: number) => Math.round(x * 100) / 100;
   return {
     pageBytes: body.length,
     bareRps,
     enRps,
     frCaRps,
+    bareCpuMicros: bareCpu,
+    enCpuMicros: enCpu,
+    frCaCpuMicros: frCaCpu,
     frCaVsEn: r2((frCaRps as number) / (enRps as number)),
     frCaVsBare: r2((frCaRps as number) / (bareRps as number)),
+    // CPU per request: the ratio of the work each costs the server (en / frCa: >= 0.95 is within 5%).
+    cpuEnVsFrCa: r2((enCpu as number) / (frCaCpu as number)),
+    cpuBareVsFrCa: r2((bareCpu as number) / (frCaCpu as number)),
   };
 }
 
@@ -250,18 +266,22 @@ async function allLocalesSnapshot(dir: string) {
   await plainRes.arrayBuffer();
   const plainEtag = plainRes.headers.get('etag') ?? '';
   const runs = new Map<string, number[]>();
+  const cpu = new Map<string, number[]>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, url, headers] of [
       ['plain', `${server.url}/v1/snapshot`, { ...plainKey, 'if-none-match': plainEtag }],
       ['star', `${server.url}/v1/snapshot?locale=*`, { ...bigKey, 'if-none-match': starEtag }],
     ] as const) {
-      const r = await measure(`${name}: snapshot 304`, url, headers);
+      const r = await measure(`${name}: snapshot 304`, url, headers, pid);
       runs.set(name, [...(runs.get(name) ?? []), r.requestsPerSec]);
+      cpu.set(name, [...(cpu.get(name) ?? []), r.cpuMicrosPerRequest]);
     }
   }
   await server.stop();
   const plainRps = median(runs.get('plain') ?? []);
   const starRps = median(runs.get('star') ?? []);
+  const plainCpu = median(cpu.get('plain') ?? []);
+  const starCpu = median(cpu.get('star') ?? []);
   return {
     pages: SNAPSHOT_PAGES,
     entries: SNAPSHOT_PAGES * 20,
@@ -273,7 +293,10 @@ async function allLocalesSnapshot(dir: string) {
     rssPeakMb: rssPeak,
     plain304Rps: plainRps,
     star304Rps: starRps,
+    plain304CpuMicros: plainCpu,
+    star304CpuMicros: starCpu,
     ratio: Math.round((starRps / plainRps) * 100) / 100,
+    cpuRatio: Math.round((plainCpu / starCpu) * 100) / 100,
   };
 }
 
@@ -294,14 +317,16 @@ async function main() {
     const md = [
       '# bench:locales',
       '',
-      `Run ${results.at}; SQLite; ${ROUNDS} interleaved rounds of ${DURATION} s per scenario (medians).`,
+      `Run ${results.at}; SQLite; ${ROUNDS} interleaved rounds of ${DURATION} s per scenario (medians). Throughput swings with other load on a shared machine; the server's CPU time per request (from /proc) hardly does: read the ratios of both.`,
       '',
       '| scenario | figure | target |',
       '|---|---|---|',
-      `| visitor read in fr-CA (→ fr → en), 20 entries (${read.pageBytes} bytes), vs the default locale's | ${read.frCaRps} vs ${read.enRps} req/s: ${read.frCaVsEn}x | within 5% |`,
-      `| the same fr-CA read vs bare node:http | ${read.frCaRps} vs ${read.bareRps} req/s: ${read.frCaVsBare}x | >= 0.75x |`,
+      `| visitor read in fr-CA (→ fr → en), 20 entries (${read.pageBytes} bytes), vs the default locale's | ${read.frCaRps} vs ${read.enRps} req/s (${read.frCaVsEn}x); server CPU ${read.frCaCpuMicros} vs ${read.enCpuMicros} µs/request (${read.cpuEnVsFrCa}x) | within 5% |`,
+      `| the same fr-CA read vs bare node:http | ${read.frCaRps} vs ${read.bareRps} req/s (${read.frCaVsBare}x); CPU ${read.frCaCpuMicros} vs ${read.bareCpuMicros} µs/request (${read.cpuBareVsFrCa}x) | >= 0.75x |`,
       `| GET /v1/snapshot?locale=*, ${snapshot.pages} pages x 20 entries x ${snapshot.locales} locales: cold build | ${snapshot.buildMs} ms (cached: ${snapshot.cachedMs} ms), ${snapshot.bytes} bytes, peak RSS ${snapshot.rssPeakMb} MB (${snapshot.rssBeforeMb} MB before) | reported |`,
-      `| its 304 vs a project without locales' snapshot 304 | ${snapshot.star304Rps} vs ${snapshot.plain304Rps} req/s: ${snapshot.ratio}x | as fast |`,
+      `| its 304 vs a project without locales' snapshot 304 | ${snapshot.star304Rps} vs ${snapshot.plain304Rps} req/s (${snapshot.ratio}x); CPU ${snapshot.star304CpuMicros} vs ${snapshot.plain304CpuMicros} µs/request (${snapshot.cpuRatio}x) | as fast |`,
+      '',
+      'The default-locale read of a project without locales, before and after: `BENCH_BASE=<main> npm run bench:compare` (this branch: bench/results/locales-compare.md).',
       '',
     ].join('\n');
     writeFileSync(join(out, 'locales.md'), md);
