@@ -1,3 +1,4 @@
+import type { Schemas } from '@folio/client';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import {
   api,
@@ -19,14 +20,7 @@ const folio = folioForThisFile();
 const ZONE = 'Pacific/Auckland';
 test.use({ timezoneId: ZONE });
 
-interface ScheduleData {
-  id: string;
-  action: string;
-  entryId: string | null;
-  pageId: string | null;
-  at: string;
-  status: string;
-}
+type ScheduleData = Schemas['Schedule'];
 
 /** An instant as a wall-clock time in ZONE, the way a datetime-local input takes it. */
 function wallTime(date: Date): string {

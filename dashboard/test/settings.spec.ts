@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Schemas } from '@folio/client';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import { api, entryOf, folioForThisFile, newMember, newSite, patchEntry, syncPage } from './support/folio';
 import { startReceiver } from './support/receiver';
@@ -9,15 +10,7 @@ import { startReceiver } from './support/receiver';
  */
 const folio = folioForThisFile({ CMS_ALLOW_PRIVATE_HOOK_TARGETS: 'true', CMS_DEPLOY_DEBOUNCE_MS: '300' });
 
-interface ProjectData {
-  name: string;
-  apiKey: string;
-  domains: string[];
-  cdnUrl: string | null;
-  bakeEnabled: boolean;
-  definitionSync: string;
-  deployHooks: { id: string; type: string; url: string; hasSecret: boolean }[];
-}
+type ProjectData = Schemas['Project'];
 
 test('settings saved; deploy hooks with write-only secrets and the deploys list; the key rotated', async ({
   page,

@@ -1,3 +1,4 @@
+import type { Schemas } from '@folio/client';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import {
   api,
@@ -13,11 +14,7 @@ import {
 /** Workflow 8: users — invite (by keyboard), change role, remove; the last admin stays (the API's 409). */
 const folio = folioForThisFile();
 
-interface Member {
-  id: string;
-  email: string;
-  role: string;
-}
+type Member = Schemas['User'];
 
 test('keyboard only: invite an editor; change roles; the last admin cannot be demoted or removed (409 shown); remove', async ({
   page,

@@ -1,3 +1,4 @@
+import type { Schemas } from '@folio/client';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import { api, asAdmin, folioForThisFile, newMember, newSite, type Site, uploadMedia } from './support/folio';
 import { png } from './support/images';
@@ -13,12 +14,7 @@ const folio = folioForThisFile({
   CMS_WEBHOOK_RETRY_SCHEDULE: '600000',
 });
 
-interface DeliveryData {
-  id: string;
-  eventType: string;
-  status: string;
-  attemptCount: number;
-}
+type DeliveryData = Schemas['Delivery'];
 
 const deliveriesOf = (site: Site, webhookId: string) =>
   api<DeliveryData[]>(folio(), 'GET', `/v1/webhooks/${webhookId}/deliveries`, asAdmin(site));

@@ -321,9 +321,14 @@ export async function buildApp({
   await app.register(activityRoutes(createActivityService(db)), { prefix: '/v1/activity' });
   // Scheduled publishing: the routes check a schedule's target with content's help (handed over like
   // the page definitions above); the worker runs them (src/jobs/handlers.ts wires what it needs).
-  await app.register(schedulesRoutes(createSchedulesService(db, outbox, contentTargets(pageDefinitions))), {
-    prefix: '/v1/schedules',
-  });
+  await app.register(
+    schedulesRoutes(
+      createSchedulesService(db, outbox, contentTargets(pageDefinitions), (id) => localesOf(null, id)),
+    ),
+    {
+      prefix: '/v1/schedules',
+    },
+  );
   // Live streams follow page changes on the change bus; each change loads the page once for all
   // of its streams. They end before the server closes (preClose), else close would wait on them.
   const liveLimits = {

@@ -1,4 +1,4 @@
-import { createFolioClient, type FolioClient } from '@folio/client';
+import { createFolioClient, type FolioClient, type FolioError } from '@folio/client';
 
 /**
  * The dashboard's one way to the API: the generated client (@folio/client, openapi-fetch), so no
@@ -12,6 +12,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** A 401 that ended the session: the sign-in is back already, so the screen says nothing of it. */
+    readonly sessionEnded = false,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -21,12 +23,13 @@ export class ApiError extends Error {
 type Result<T> =
   | { ok: true; notModified: false; data: T; meta?: { nextCursor?: string } | undefined }
   | { ok: true; notModified: true }
-  | { ok: false; status: number; error: { code: string; message: string; details?: unknown } };
+  | { ok: false; status: number; error: FolioError; response?: Response };
 
 /** The data of a successful call; anything else is thrown as an ApiError. */
 export function unwrap<T>(result: Result<T>): T {
   if (!result.ok) {
-    throw new ApiError(result.status, result.error.code, result.error.message, result.error.details);
+    const { code, message, details } = result.error;
+    throw new ApiError(result.status, code, message, details, sessionEnded(result));
   }
   // The dashboard never sends If-None-Match, so a 304 means a proxy answered for us.
   if (result.notModified) throw new ApiError(304, 'not_modified', 'The server answered 304 unexpectedly.');
@@ -51,8 +54,11 @@ export const inProject = (projectId: string) => ({ 'x-cms-project-id': projectId
 
 /** What the client asks of the session when the API answers 401 to a call made with it. */
 export interface SessionHooks {
-  /** The session is over (expired, or ended elsewhere): ask to sign in again. */
-  rejected(): void;
+  /**
+   * The session of token `sent` is over (expired, or ended elsewhere): ask to sign in again, unless the
+   * tab has moved on from that token (already signed out, or signed in again since the call was sent).
+   */
+  rejected(sent: string): void;
   /**
    * A token newer than `sent`, if the session was renewed while the call was on its way (a renewal
    * ends the old token at once, contract §2), after any renewal in flight has settled.
@@ -67,6 +73,32 @@ const REFRESH = '/v1/auth/refresh';
  */
 const OWN_401 = new Set(['/v1/auth/password', '/v1/auth/set-password']);
 
+/** The responses whose 401 ended the session (so `unwrap` marks its ApiError `sessionEnded`). */
+const ended = new WeakSet<Response>();
+const hooks = new WeakMap<FolioClient, SessionHooks>();
+
+/** Whether a failed result is a 401 that ended the session (the sign-in is back: show nothing). */
+export const sessionEnded = (result: { ok: boolean; response?: Response }) =>
+  !result.ok && result.response !== undefined && ended.has(result.response);
+
+/**
+ * The one place a 401 is handled, for every call made with the session (the generated client's, and
+ * uploads through XMLHttpRequest): if the session was renewed while the call was on its way, the newer
+ * token to send it with once more; otherwise the session is over and the sign-in comes back (undefined).
+ */
+export async function afterUnauthorized(
+  api: FolioClient,
+  sent: string,
+  { retry = true } = {},
+): Promise<string | undefined> {
+  const session = hooks.get(api);
+  if (!session) return undefined;
+  const newer = retry ? await session.newerToken(sent) : undefined;
+  if (newer) return newer;
+  session.rejected(sent);
+  return undefined;
+}
+
 /**
  * A client that reports a 401 on a call made with the session, so the app can ask to sign in again
  * (a failed login is `invalid_credentials`, also 401, but is sent without a session and so is not
@@ -78,21 +110,26 @@ export function createApi(session: SessionHooks): FolioClient {
     baseUrl: window.location.origin,
     fetch: async (request) => {
       const sent = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+      const path = new URL(request.url).pathname;
       // Kept before the body is read, for a second try (the refresh itself is never retried: it is the renewal).
-      const again = sent && new URL(request.url).pathname !== REFRESH ? request.clone() : undefined;
+      const again = sent && path !== REFRESH ? request.clone() : undefined;
       const response = await fetch(request);
-      if (response.status !== 401 || !sent || OWN_401.has(new URL(request.url).pathname)) return response;
-      const newer = again ? await session.newerToken(sent) : undefined;
+      if (response.status !== 401 || !sent || OWN_401.has(path)) return response;
+      const newer = await afterUnauthorized(client, sent, { retry: again !== undefined });
       if (again && newer) {
         const headers = new Headers(again.headers);
         headers.set('authorization', `Bearer ${newer}`);
         const retried = await fetch(new Request(again, { headers }));
         if (retried.status !== 401) return retried;
+        await afterUnauthorized(client, newer, { retry: false });
+        ended.add(retried);
+        return retried;
       }
-      session.rejected();
+      ended.add(response);
       return response;
     },
   });
+  hooks.set(client, session);
   return client;
 }
 
@@ -104,11 +141,12 @@ export function messageOf(error: unknown): string {
 }
 
 /**
- * The message to show for a failed write, or null: a 401 is not shown, as the session provider already
- * brings the sign-in back in place of the screen.
+ * The message to show for a failed call, or null: a 401 that ended the session is not shown, as the
+ * sign-in already stands in place of the screen (`afterUnauthorized`). Every screen shows errors
+ * through this (or ErrorAlert, QueryState), so none decides about a 401 itself.
  */
 export function alertOf(error: unknown): string | null {
   if (!error) return null;
-  if (error instanceof ApiError && error.status === 401) return null;
+  if (error instanceof ApiError && error.sessionEnded) return null;
   return messageOf(error);
 }

@@ -1,4 +1,31 @@
-import { ApiError } from './api';
+import type { FolioClient, FolioError } from '@folio/client';
+import { ApiError, afterUnauthorized } from './api';
+
+/**
+ * A multipart POST with upload progress, sent with `api`'s session. A 401 goes through the client's one
+ * handling (`afterUnauthorized`): sent once more if the session was renewed meanwhile, else the sign-in
+ * comes back and the ApiError is marked `sessionEnded`.
+ */
+export async function uploadWithSession<T>(
+  api: FolioClient,
+  options: Parameters<typeof postWithProgress>[0],
+): Promise<{ status: number; data: T }> {
+  const send = (token: string) =>
+    postWithProgress<T>({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+  let token = api.credentials.session ?? '';
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send(token);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401) || !token) throw error;
+      const newer = await afterUnauthorized(api, token, { retry: attempt === 0 });
+      if (!newer) {
+        throw new ApiError(error.status, error.code, error.message, error.details, true);
+      }
+      token = newer;
+    }
+  }
+}
 
 /**
  * A multipart POST with upload progress. fetch cannot report how much of a request body was sent
@@ -22,7 +49,7 @@ export function postWithProgress<T>(options: {
       if (event.lengthComputable && event.total > 0) options.onProgress(event.loaded / event.total);
     };
     xhr.onload = () => {
-      const body = xhr.response as { data?: T; error?: { code: string; message: string; details?: unknown } };
+      const body = xhr.response as { data?: T; error?: FolioError } | null;
       if (xhr.status >= 200 && xhr.status < 300 && body && body.data !== undefined) {
         options.onProgress(1);
         resolve({ status: xhr.status, data: body.data });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Schemas } from '@folio/client';
 import { test } from '@playwright/test';
 
 /**
@@ -156,14 +157,8 @@ export async function syncPage(folio: Folio, site: Site, pageId: string, compone
   return api(folio, 'POST', '/v1/definitions/sync', { key: site.apiKey, body: { pageId, components } });
 }
 
-export interface EntryData {
-  id: string;
-  instanceKey: string;
-  fields: Record<string, unknown>;
-  status: string;
-  version: number;
-  publishedAt: string | null;
-}
+/** Wire types from the generated client, as the dashboard uses them. */
+export type EntryData = Schemas['Entry'];
 
 /** The page as an editor sees it (working copies). */
 export async function editorEntries(folio: Folio, site: Site, pageId: string, token = site.admin.token) {
@@ -194,14 +189,7 @@ export async function patchEntry(
   return api<EntryData>(folio, 'PATCH', `/v1/content/${entryId}`, { token, key: site.apiKey, body });
 }
 
-export interface MediaData {
-  id: string;
-  filename: string;
-  url: string;
-  size: number;
-  width: number;
-  height: number;
-}
+export type MediaData = Schemas['Media'];
 
 /** An image uploaded through the API, as another editor would. */
 export async function uploadMedia(folio: Folio, site: Site, filename: string, bytes: Buffer) {

@@ -1150,6 +1150,8 @@ export type components = {
             };
             /** @description One human sentence. */
             summary: string;
+            /** @description The locale the change was made in (contract §14); absent when it concerns no one locale, and in a project without locales. */
+            locale?: string;
         };
         /**
          * ApiKey
@@ -1354,6 +1356,12 @@ export type components = {
              * @example 2026-12-01T08:00:00.000Z
              */
             at: string;
+            /**
+             * @description The locale to act in: one of the project's codes (matched case-insensitively) or `*` for every locale, in one transaction. Default: the project's default locale. 400 at `body.locale` for a code the project lacks, and for any `locale` in a project without locales.
+             * @example fr
+             * @example *
+             */
+            locale?: string;
         };
         /**
          * CreateUserBody
@@ -2704,6 +2712,8 @@ export type components = {
             createdAt: string;
             /** @description When the worker ran it (`done` or `failed`); null while pending and when canceled. */
             executedAt: string | null;
+            /** @description The locale it publishes or unpublishes in (a code, or `*` for every locale); only in a project with locales. */
+            locale?: string;
             /** @description Why it failed (`failed` only), in one sentence: the entry or page was gone, the creator was no longer an editor or admin, or the content broke rules of its definition. */
             error: string | null;
             /** @description Only when rules refused the publish (`422 unpublishable` at run time): every problem, as the 422 lists them. */

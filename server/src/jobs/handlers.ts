@@ -28,13 +28,22 @@ import type { AttemptJob, SnapshotVersionOf, SweepJob } from './types.js';
  *   expired preview tokens; old activity records.
  * - attempt jobs (leased rows sent over HTTP, retried on the schedule): webhook deliveries, deploy calls.
  */
+/** What scheduled work runs of content's operations (each in a schedule's locale). */
+const scheduledContent = (ops: ReturnType<typeof createContentOperations>) => ({
+  publishEntryIn: ops.publishEntryIn,
+  unpublishIn: ops.unpublishEntryIn,
+  bulkPublishIn: ops.bulkPublishPageIn,
+});
+
 export const sweepJobs: readonly SweepJob[] = [
   runDueSchedules({
-    content: createContentOperations(outbox, {
-      declarationsOf,
-      // Read fresh: the worker has no change bus to keep a cache of them right.
-      localesOf: async (reader, projectId) => (await loadSite(reader, 'id', projectId))?.locales ?? null,
-    }),
+    content: scheduledContent(
+      createContentOperations(outbox, {
+        declarationsOf,
+        // Read fresh: the worker has no change bus to keep a cache of them right.
+        localesOf: async (reader, projectId) => (await loadSite(reader, 'id', projectId))?.locales ?? null,
+      }),
+    ),
     targets: contentTargets(pageDefinitions),
     mayPublish,
   }),

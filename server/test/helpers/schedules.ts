@@ -17,6 +17,8 @@ export interface ScheduleBody {
   createdAt: string;
   executedAt: string | null;
   error: string | null;
+  /** Only in a project with locales (contract §14). */
+  locale?: string;
 }
 
 /** POST /v1/schedules as the site's editor (or with `headers`). */

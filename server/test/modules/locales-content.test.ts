@@ -276,4 +276,31 @@ describeEachDb('content in locales (editor side)', (ctx) => {
     assert.equal((await setLocales(LOCALES)).status, 200);
     assert.equal((await read(site, 'fr')).fields.title, 'Bonjour');
   });
+
+  it('flipping localized moves nothing: the default value is the shared one, other locales come back (§17)', async () => {
+    const { site, id } = await localizedSite();
+    await patch(site, id, 'en', { fields: { title: 'Hello' } });
+    await patch(site, id, 'fr', { fields: { title: 'Bonjour' } });
+    const memberSync = async (localized: boolean) => {
+      const res = await call(ctx.app, {
+        method: 'POST',
+        url: '/v1/definitions/sync',
+        headers: { ...site.key, ...bearer(site.admin.token) },
+        payload: {
+          pageId: '/',
+          components: [
+            { ...HERO, fields: HERO.fields.map((f) => (f.key === 'title' ? { ...f, localized } : f)) },
+          ],
+        },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    await memberSync(false);
+    const shared = await read(site, 'fr');
+    assert.equal(shared.fields.title, 'Hello', "en's value became the shared one");
+    assert.deepEqual(shared.fallbacks, {});
+    await memberSync(true);
+    assert.equal((await read(site, 'fr')).fields.title, 'Bonjour', "fr's own value came back");
+    assert.equal((await read(site, 'en')).fields.title, 'Hello');
+  });
 });

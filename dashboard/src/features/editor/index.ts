@@ -3,12 +3,14 @@ export {
   type ChangedBy,
   currentVersionOf,
   entryKeys,
-  entryWrites,
   isConflict,
+  type Site,
+  siteHeaders,
   useDefinitions,
   useHistory,
   usePageEntries,
   whoChanged,
 } from './api/entries.api';
+export { applySaved } from './api/entry-mutations';
 export { ConflictAlert } from './components/ConflictAlert';
 export { type FieldType, isFieldType, isLinkable, sameValue } from './lib/fields';

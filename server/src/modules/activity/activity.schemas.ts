@@ -44,6 +44,12 @@ export const ActivityItem = Type.Object(
       }),
     }),
     summary: Type.String({ description: 'One human sentence.' }),
+    locale: Type.Optional(
+      Type.String({
+        description:
+          'The locale the change was made in (contract §14); absent when it concerns no one locale, and in a project without locales.',
+      }),
+    ),
   },
   {
     title: 'ActivityRecord',

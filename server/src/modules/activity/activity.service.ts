@@ -24,6 +24,7 @@ export function toActivity(row: ActivityRow) {
     action: row.action,
     target: { type: row.targetType, id: row.targetId },
     summary: row.summary,
+    ...(row.locale !== null && { locale: row.locale }),
   };
 }
 

@@ -513,11 +513,59 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
     updateRowIn,
     bulkPublishIn,
     unpublishIn,
-    /** Publishes the entry's working copy as it is (a no-op when it is already the published copy). */
-    publishEntryIn: async (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
-      toEntry(await updateRowIn(trx, changed, projectId, entryId, { status: 'published' }, actor)),
-    unpublishEntryIn: async (trx: Tx, changed: Changed, projectId: string, entryId: string, actor: Actor) =>
-      toEntry(await unpublishIn(trx, changed, projectId, entryId, actor)),
+    /**
+     * Scheduled work (schedules.jobs.ts), in `asked`'s locale (a code or `*`; none: the default) in a
+     * project with locales. Publishes the entry's working copy as it is (a no-op when it is already the
+     * published copy); `*` publishes every locale's, all or nothing.
+     */
+    async publishEntryIn(
+      trx: Tx,
+      changed: Changed,
+      projectId: string,
+      entryId: string,
+      actor: Actor,
+      asked?: string,
+    ) {
+      const every = asked === '*';
+      const ctx = await localeContext(trx, projectId, every ? undefined : asked, 'body.locale');
+      if (!ctx)
+        return toEntry(await updateRowIn(trx, changed, projectId, entryId, { status: 'published' }, actor));
+      const codes = every ? ctx.locales.available.map((l) => l.code) : [ctx.code];
+      for (const code of codes) {
+        await locale.updateIn(trx, changed, projectId, entryId, { status: 'published' }, actor, {
+          ...ctx,
+          code,
+        });
+      }
+      return null;
+    },
+    async unpublishEntryIn(
+      trx: Tx,
+      changed: Changed,
+      projectId: string,
+      entryId: string,
+      actor: Actor,
+      asked?: string,
+    ) {
+      const every = asked === '*';
+      const ctx = await localeContext(trx, projectId, every ? undefined : asked, 'body.locale');
+      if (!ctx) return toEntry(await unpublishIn(trx, changed, projectId, entryId, actor));
+      return locale.unpublishIn(trx, changed, projectId, entryId, actor, ctx, every);
+    },
+    async bulkPublishPageIn(
+      trx: Tx,
+      changed: Changed,
+      projectId: string,
+      pageId: string,
+      actor: Actor,
+      asked?: string,
+    ) {
+      const every = asked === '*';
+      const ctx = await localeContext(trx, projectId, every ? undefined : asked, 'body.locale');
+      if (!ctx) return bulkPublishIn(trx, changed, projectId, pageId, actor);
+      const codes = every ? ctx.locales.available.map((l) => l.code) : [ctx.code];
+      return locale.bulkPublishIn(trx, changed, projectId, pageId, actor, ctx.locales, codes);
+    },
   };
 }
 
@@ -543,6 +591,7 @@ export function createContentService(
     unpublishIn,
     publishEntryIn,
     unpublishEntryIn,
+    bulkPublishPageIn,
   } = createContentOperations(outbox, definitions);
   const { recordActivity } = outbox;
   const oneForEditor = async (row: repo.EntryWithDeclarations): Promise<Entry> =>
@@ -820,7 +869,7 @@ export function createContentService(
 
     /** The same operations inside a caller's transaction (see createContentOperations). */
     publishEntryIn,
-    bulkPublishIn,
+    bulkPublishIn: bulkPublishPageIn,
     unpublishIn: unpublishEntryIn,
 
     /** One page of the entry's history, newest first, with one row more than `limit` when more remain. */

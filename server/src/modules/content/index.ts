@@ -4,7 +4,7 @@
  */
 
 export { contentRoutes } from './content.routes.js';
-export { ContentReadQuery } from './content.schemas.js';
+export { ContentReadQuery, LocaleOrEvery } from './content.schemas.js';
 export {
   type ContentService,
   createContentOperations,

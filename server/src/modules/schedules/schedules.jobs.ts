@@ -33,6 +33,7 @@ export interface ScheduledWork {
       projectId: string,
       entryId: string,
       actor: SystemActor,
+      locale?: string,
     ): Promise<unknown>;
     unpublishIn(
       trx: Tx,
@@ -40,6 +41,7 @@ export interface ScheduledWork {
       projectId: string,
       entryId: string,
       actor: SystemActor,
+      locale?: string,
     ): Promise<unknown>;
     bulkPublishIn(
       trx: Tx,
@@ -47,6 +49,7 @@ export interface ScheduledWork {
       projectId: string,
       pageId: string,
       actor: SystemActor,
+      locale?: string,
     ): Promise<unknown>;
   };
   targets: ScheduleTargets;
@@ -102,12 +105,14 @@ export function runDueSchedules(work: ScheduledWork): SweepJob {
 
   async function act(trx: Tx, changed: Changed, row: ScheduleRow): Promise<void> {
     const actor = actorOf(row);
+    // The locale it was made for (§14); a locale removed since fails it (400 from content).
+    const locale = row.locale ?? undefined;
     if (row.entryId === null) {
-      await work.content.bulkPublishIn(trx, changed, row.projectId, row.pageId as string, actor);
+      await work.content.bulkPublishIn(trx, changed, row.projectId, row.pageId as string, actor, locale);
     } else if (row.action === 'publish') {
-      await work.content.publishEntryIn(trx, changed, row.projectId, row.entryId, actor);
+      await work.content.publishEntryIn(trx, changed, row.projectId, row.entryId, actor, locale);
     } else {
-      await work.content.unpublishIn(trx, changed, row.projectId, row.entryId, actor);
+      await work.content.unpublishIn(trx, changed, row.projectId, row.entryId, actor, locale);
     }
   }
 

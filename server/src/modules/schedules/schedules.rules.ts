@@ -9,6 +9,7 @@ export interface ScheduleInput {
   entryId?: string | null;
   pageId?: string | null;
   at: string;
+  locale?: string;
 }
 
 export type ScheduleTarget = { entryId: string; pageId: null } | { entryId: null; pageId: string };

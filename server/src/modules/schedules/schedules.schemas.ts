@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { PublishProblem, Strict, Timestamp } from '../../http/schemas.js';
+import { LocaleOrEvery } from '../content/index.js';
 import { PageId } from '../definitions/index.js';
 
 const Action = Type.Union([Type.Literal('publish'), Type.Literal('unpublish')], {
@@ -43,6 +44,7 @@ export const CreateScheduleBody = Strict(
         'When to run it: an RFC 3339 date and time with its offset (`Z` or `+02:00`), later than now and at most one year ahead (the same date and time next year). Stored and answered in UTC with milliseconds.',
       examples: ['2026-12-01T08:00:00.000Z'],
     }),
+    locale: Type.Optional(LocaleOrEvery),
   },
   {
     title: 'CreateScheduleBody',
@@ -72,6 +74,12 @@ export const Schedule = Type.Object(
     executedAt: Type.Union([Timestamp, Type.Null()], {
       description: 'When the worker ran it (`done` or `failed`); null while pending and when canceled.',
     }),
+    locale: Type.Optional(
+      Type.String({
+        description:
+          'The locale it publishes or unpublishes in (a code, or `*` for every locale); only in a project with locales.',
+      }),
+    ),
     error: Type.Union([Type.String(), Type.Null()], {
       description:
         'Why it failed (`failed` only), in one sentence: the entry or page was gone, the creator was no longer an editor or admin, or the content broke rules of its definition.',

@@ -2,6 +2,7 @@ import type { Db, DbOrTx } from '../../db/database.js';
 import { actorLabel, type Outbox } from '../../outbox/index.js';
 import { AppError, notFound, type PublishProblem } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { type Locales, requestedLocale } from '../../shared/locales.js';
 import type { UserActor } from '../../shared/principals.js';
 import { isoAt } from '../../shared/time.js';
 import * as repo from './schedules.repository.js';
@@ -35,6 +36,7 @@ export function toSchedule(row: ScheduleRow) {
     createdBy: { id: row.createdBy, email: row.createdByEmail },
     createdAt: row.createdAt,
     executedAt: row.executedAt,
+    ...(row.locale !== null && { locale: row.locale }),
     error: row.error,
     ...(row.problems !== null && { problems: JSON.parse(row.problems) as PublishProblem[] }),
   };
@@ -58,7 +60,13 @@ const ALREADY: Record<Exclude<ScheduleStatus, 'pending'>, string> = {
  * Scheduled publishing (contract §9): creating, listing and canceling schedules. Running them is
  * the worker's (schedules.jobs.ts). Each write is one transaction with its activity record.
  */
-export function createSchedulesService(db: Db, outbox: Outbox, targets: ScheduleTargets) {
+export function createSchedulesService(
+  db: Db,
+  outbox: Outbox,
+  targets: ScheduleTargets,
+  /** The project's locales (contract §14; the site cache): a schedule acts in one locale or `*`. */
+  localesOf: (projectId: string) => Promise<Locales | null> = async () => null,
+) {
   const { recordActivity } = outbox;
   /** The target's page and its words for summaries; 404 when the entry or page is not in the project. */
   async function find(
@@ -83,6 +91,12 @@ export function createSchedulesService(db: Db, outbox: Outbox, targets: Schedule
     async create(projectId: string, input: ScheduleInput, actor: UserActor): Promise<Schedule> {
       const now = Date.now();
       const { target, at } = checkScheduleInput(input, now);
+      // The locale it acts in (§14): a code of the project's, `*`, or (none asked) the default; 400 otherwise.
+      const locales = await localesOf(projectId);
+      const locale =
+        input.locale === '*' && locales
+          ? '*'
+          : requestedLocale(locales, input.locale === '*' ? '' : input.locale, 'body.locale');
       return db.transaction().execute(async (trx) => {
         const { pageId, label } = await find(trx, projectId, target);
         const row: ScheduleRow = {
@@ -99,7 +113,7 @@ export function createSchedulesService(db: Db, outbox: Outbox, targets: Schedule
           executedAt: null,
           error: null,
           problems: null,
-          locale: null,
+          locale,
         };
         await repo.insertSchedule(trx, row);
         await recordActivity(
@@ -109,7 +123,8 @@ export function createSchedulesService(db: Db, outbox: Outbox, targets: Schedule
           {
             action: 'schedule.created',
             target: { type: 'schedule', id: row.id },
-            summary: `${actorLabel(actor)} scheduled ${describeSchedule(row, label)} for ${at}.`,
+            summary: `${actorLabel(actor)} scheduled ${describeSchedule(row, label)}${locale ? ` in ${locale}` : ''} for ${at}.`,
+            ...(locale !== null && { locale }),
           },
           now,
         );

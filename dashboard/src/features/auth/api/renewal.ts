@@ -1,4 +1,5 @@
 import type { FolioClient } from '@folio/client';
+import { sessionEnded } from '../../../lib/api';
 import { storage } from '../../../lib/storage';
 import { type SharedSession, tellTabs } from './tab-share';
 
@@ -57,10 +58,10 @@ export function renewWhileActive(api: FolioClient, track: (renewal: Promise<void
       // The old token ended at once: the tabs that share it take the new one.
       const session = sessionHeld();
       if (from && session) tellTabs({ type: 'renewed', from, session });
-    } else if (!result.ok && result.status !== 401) {
+    } else if (!sessionEnded(result)) {
       storage.set(RENEW_AT, String(Date.now() + RETRY_MS));
     }
-    // A 401: the session was already over; the client has brought the sign-in back.
+    // Else the session was already over: the client has brought the sign-in back.
   };
   const onActivity = () => {
     if (renewing || !due()) return;

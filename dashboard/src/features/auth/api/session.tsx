@@ -10,7 +10,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { createApi, unwrap } from '../../../lib/api';
+import { createApi, sessionEnded, unwrap } from '../../../lib/api';
 import { storage } from '../../../lib/storage';
 import { ACCOUNT, rememberSession, renewWhileActive, sessionHeld, TOKEN } from './renewal';
 import { askOpenTabs, shareWithTabs, tellTabs } from './tab-share';
@@ -26,7 +26,7 @@ import { askOpenTabs, shareWithTabs, tellTabs } from './tab-share';
  */
 
 type Me = Schemas['Me'];
-type Login = { token: string; expiresAt: string; user: Me };
+type Login = Schemas['LoginResult'];
 export type SessionState =
   | { status: 'checking' }
   | { status: 'signedOut'; reason?: 'expired' }
@@ -54,7 +54,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const api = useMemo(
     () =>
       createApi({
-        rejected() {
+        rejected(sent) {
+          // Once per session: a later 401 of the same token (calls in flight together), or of an older
+          // token after signing in again, changes nothing.
+          if (storage.get(TOKEN) !== sent) return;
           storage.remove(TOKEN);
           api.updateCredentials({ session: undefined });
           setState({ status: 'signedOut', reason: 'expired' });
@@ -125,7 +128,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           if (!result) return;
           if (!live) return;
           if (result.ok && !result.notModified) setState({ status: 'signedIn', user: result.data });
-          else if (!result.ok && result.status !== 401) setState({ status: 'signedOut' });
+          else if (!sessionEnded(result)) setState({ status: 'signedOut' });
         },
         () => live && setState({ status: 'signedOut' }),
       );

@@ -1,9 +1,8 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
-import { ApiError, alertOf, unwrap } from '../../../lib/api';
-import { useApi } from '../api/session';
+import { ApiError, alertOf } from '../../../lib/api';
+import { useChangePassword } from '../api/passwords.api';
 import { NewPasswordFields, newPasswordRules } from './NewPasswordFields';
 
 /**
@@ -13,9 +12,7 @@ import { NewPasswordFields, newPasswordRules } from './NewPasswordFields';
  * ends the account's other sessions, which the notification says.
  */
 export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
-  const api = useApi();
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const changePassword = useChangePassword();
   const form = useForm({
     initialValues: { current: '', password: '', again: '' },
     validate: {
@@ -25,27 +22,28 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
   });
   const close = () => {
     form.reset();
-    setError(null);
+    changePassword.reset();
     onClose();
   };
-  const submit = form.onSubmit(async ({ current, password }) => {
-    setBusy(true);
-    setError(null);
-    try {
-      unwrap(
-        await api.POST('/v1/auth/password', { body: { currentPassword: current, newPassword: password } }),
-      );
-      notifications.show({ message: 'Password changed. Your other sessions were signed out.' });
-      close();
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'invalid_credentials') {
-        form.setFieldError('current', 'This is not your current password.');
-      } else setError(err);
-    } finally {
-      setBusy(false);
-    }
-  });
-  const message = alertOf(error);
+  const submit = form.onSubmit(({ current, password }) =>
+    changePassword.mutate(
+      { currentPassword: current, newPassword: password },
+      {
+        onSuccess: () => {
+          notifications.show({ message: 'Password changed. Your other sessions were signed out.' });
+          close();
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === 'invalid_credentials') {
+            form.setFieldError('current', 'This is not your current password.');
+          }
+        },
+      },
+    ),
+  );
+  // A wrong current password is said at its field, not in the alert.
+  const error = changePassword.error;
+  const message = error instanceof ApiError && error.code === 'invalid_credentials' ? null : alertOf(error);
   return (
     <Modal opened={opened} onClose={close} title="Change password">
       <form onSubmit={submit} noValidate>
@@ -69,7 +67,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={changePassword.isPending}>
               Change password
             </Button>
           </Group>

@@ -3,8 +3,8 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Logo } from '../../../app/Logo';
-import { ApiError, alertOf, unwrap } from '../../../lib/api';
-import { useSession } from '../api/session';
+import { alertOf } from '../../../lib/api';
+import { useSetPassword } from '../api/passwords.api';
 import { NewPasswordFields, newPasswordRules } from '../components/NewPasswordFields';
 import { tokenFromHash } from '../lib/set-password-link';
 
@@ -14,7 +14,7 @@ import { tokenFromHash } from '../lib/set-password-link';
  * signed in and lands on its projects. Shown with or without a session in the tab.
  */
 export function SetPasswordScreen() {
-  const { api, adopt } = useSession();
+  const setPassword = useSetPassword();
   const navigate = useNavigate();
   // Read once, then taken out of the address bar (and of the tab's history entry).
   const [token] = useState(() => {
@@ -22,8 +22,6 @@ export function SetPasswordScreen() {
     if (found) window.history.replaceState(null, '', window.location.pathname);
     return found;
   });
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const form = useForm({
     initialValues: { password: '', again: '' },
     validate: {
@@ -32,19 +30,12 @@ export function SetPasswordScreen() {
   });
   const submit = form.onSubmit(async ({ password }) => {
     if (!token) return;
-    setBusy(true);
-    setError(null);
-    try {
-      adopt(unwrap(await api.POST('/v1/auth/set-password', { body: { token, password } })));
+    // Signed in by the mutation; its error shows below.
+    if (await setPassword.mutateAsync({ token, password }).catch(() => null))
       navigate('/', { replace: true });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
   });
-  // A 401 here is the link's own answer (used, expired, unknown), not an ended session: show it.
-  const message = error instanceof ApiError ? error.message : alertOf(error);
+  // A 401 here is the link's own answer (used, expired, unknown), not an ended session: alertOf shows it.
+  const message = alertOf(setPassword.error);
 
   return (
     <Container size={420} py="xl" component="main">
@@ -69,7 +60,7 @@ export function SetPasswordScreen() {
                 </Alert>
               )}
               <NewPasswordFields form={form} />
-              <Button type="submit" loading={busy}>
+              <Button type="submit" loading={setPassword.isPending}>
                 Set password and sign in
               </Button>
             </Stack>

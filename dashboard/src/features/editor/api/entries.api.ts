@@ -89,28 +89,27 @@ export const entryWrites = (api: FolioClient, site: Site) => ({
       }),
     );
   },
-  async remove(entryId: string) {
+  /** `force`: even when published content of other entries refers to it (else 409 naming them). */
+  async remove(entryId: string, force: boolean) {
     return unwrap(
-      await api.DELETE('/v1/content/{id}', { params: { path: { id: entryId } }, headers: siteHeaders(site) }),
+      await api.DELETE('/v1/content/{id}', {
+        params: { path: { id: entryId }, query: force ? { force } : {} },
+        headers: siteHeaders(site),
+      }),
     );
   },
   /** DELETE /v1/pages/:pageId: every entry and definition of the page, in one transaction. */
-  async removePage(pageId: string) {
+  async removePage(pageId: string, force: boolean) {
     return unwrap(
-      await api.DELETE('/v1/pages/{pageId}', { params: { path: { pageId } }, headers: siteHeaders(site) }),
+      await api.DELETE('/v1/pages/{pageId}', {
+        params: { path: { pageId }, query: force ? { force } : {} },
+        headers: siteHeaders(site),
+      }),
     );
   },
   async publishPage(pageId: string) {
     return unwrap(
       await api.POST('/v1/content/bulk-publish', { headers: siteHeaders(site), body: { pageId } }),
-    );
-  },
-  async restore(entryId: string, historyId: string, version: number) {
-    return unwrap(
-      await api.POST('/v1/content/{entryId}/history/{historyId}/restore', {
-        params: { path: { entryId, historyId } },
-        headers: { ...siteHeaders(site), 'if-match': ifMatch(version) },
-      }),
     );
   },
 });

@@ -1,8 +1,11 @@
+import type { Schemas } from '@folio/client';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api';
 import { useApi } from '../../auth';
 import { pageKeys } from '../../pages';
+import { drafts } from '../lib/drafts';
 import { type Entry, entryKeys, entryWrites, type Site } from './entries.api';
+import { referenceKeys } from './references.api';
 
 /**
  * The editor's writes of one entry as mutations (TanStack Query), like the other features' writes:
@@ -10,13 +13,17 @@ import { type Entry, entryKeys, entryWrites, type Site } from './entries.api';
  * form only says what to send and shows the outcome.
  */
 
-/** The saved copy replaces the cached one; the pages list and the entry's history read again. */
-function applySaved(queryClient: QueryClient, site: Site, saved: Entry) {
+/**
+ * The saved copy replaces the cached one; the pages list, the entry's history and who refers to what
+ * (a saved reference field changes it) read again. Exported for the history screen's restore.
+ */
+export function applySaved(queryClient: QueryClient, site: Site, saved: Entry) {
   queryClient.setQueryData<Entry[]>(entryKeys.entries(site.projectId, saved.pageId), (list) =>
     list?.map((e) => (e.id === saved.id ? saved : e)),
   );
   void queryClient.invalidateQueries({ queryKey: pageKeys.list(site.projectId) });
   void queryClient.invalidateQueries({ queryKey: entryKeys.history(site.projectId, saved.id) });
+  void queryClient.invalidateQueries({ queryKey: referenceKeys.all(site.projectId) });
 }
 
 export interface SaveVariables {
@@ -48,32 +55,58 @@ export function useUnpublishEntry(site: Site) {
   });
 }
 
-/** DELETE /v1/content/:id; the page's entries and the pages list read again. */
+/**
+ * DELETE /v1/content/:id (`force`: even when published content refers to it; else a 409 names the
+ * referrers); its draft goes, the page's entries, the pages list and the references read again.
+ */
 export function useRemoveEntry(site: Site) {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (v: { entryId: string; pageId: string }) => entryWrites(api, site).remove(v.entryId),
+    mutationFn: (v: { entryId: string; pageId: string; force: boolean }) =>
+      entryWrites(api, site).remove(v.entryId, v.force),
     onSuccess: async (_, v) => {
+      drafts.remove(site.projectId, v.entryId);
       void queryClient.invalidateQueries({ queryKey: pageKeys.list(site.projectId) });
+      void queryClient.invalidateQueries({ queryKey: referenceKeys.all(site.projectId) });
       await queryClient.invalidateQueries({ queryKey: entryKeys.page(site.projectId, v.pageId) });
     },
   });
 }
 
-/** A rule problem at a path of an entry's fields (`fields.features[2].title`). */
-export interface RuleProblem {
-  path: string;
-  message: string;
+/**
+ * DELETE /v1/pages/:pageId (admins), `force` as for an entry. The page's drafts go with it and the pages
+ * list reads again; its cached entries are forgotten once the caller has left the page (`forget`), so
+ * they are not shown if the page comes back.
+ */
+export function useDeletePage(site: Site, pageId: string, entryIds: readonly string[]) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { force: boolean }) => entryWrites(api, site).removePage(pageId, v.force),
+    onSuccess: async () => {
+      for (const id of entryIds) drafts.remove(site.projectId, id);
+      void queryClient.invalidateQueries({ queryKey: referenceKeys.all(site.projectId) });
+      await queryClient.invalidateQueries({ queryKey: pageKeys.list(site.projectId) });
+    },
+  });
 }
+
+/** Forgets a deleted page's cached entries (after its screen is gone, so nothing reads them again). */
+export function forgetPage(queryClient: QueryClient, site: Site, pageId: string) {
+  queryClient.removeQueries({ queryKey: entryKeys.page(site.projectId, pageId) });
+}
+
+/** A rule problem at a path of an entry's fields (`fields.features[2].title`). */
+export type RuleProblem = Pick<Schemas['PublishProblem'], 'path' | 'message'>;
 
 /** The problems of a `422 unpublishable` answer that concern one entry, or null for any other error. */
 export function unpublishableProblems(error: unknown, entryId: string): RuleProblem[] | null {
   if (!(error instanceof ApiError) || error.code !== 'unpublishable' || !Array.isArray(error.details))
     return null;
-  return (error.details as { entryId?: unknown; path?: unknown; message?: unknown }[])
+  return (error.details as Partial<Schemas['PublishProblem']>[])
     .filter((p) => p.entryId === entryId && typeof p.path === 'string' && typeof p.message === 'string')
-    .map((p) => ({ path: p.path as string, message: p.message as string }));
+    .map((p) => ({ path: p.path!, message: p.message! }));
 }
 
 /** POST /v1/content/bulk-publish: every draft of the page, all or nothing (a 422 lists every problem). */
@@ -84,6 +117,7 @@ export function usePublishPage(site: Site | undefined, pageId: string) {
     mutationFn: () => entryWrites(api, site!).publishPage(pageId),
     onSuccess: async () => {
       void queryClient.invalidateQueries({ queryKey: pageKeys.list(site!.projectId) });
+      void queryClient.invalidateQueries({ queryKey: referenceKeys.all(site!.projectId) });
       await queryClient.invalidateQueries({ queryKey: entryKeys.page(site!.projectId, pageId) });
     },
   });

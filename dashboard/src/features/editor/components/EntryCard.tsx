@@ -1,21 +1,9 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  JsonInput,
-  Modal,
-  Paper,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, JsonInput, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError, messageOf } from '../../../lib/api';
+import { alertOf, messageOf } from '../../../lib/api';
 import { detailsAt } from '../../../lib/details';
 import { useApi } from '../../auth';
 import { pagePath } from '../../pages';
@@ -50,8 +38,10 @@ import {
   workingFields,
 } from '../lib/fields';
 import { ConflictAlert } from './ConflictAlert';
+import { DeleteDialog } from './DeleteDialog';
 import { FieldControl } from './FieldControl';
 import { type Decl, ProblemsContext } from './structured/decl';
+import { UsedOnPages } from './UsedOnPages';
 import { useRuleProblems } from './useRuleProblems';
 
 type Action = 'save' | 'publish' | 'unpublish';
@@ -231,8 +221,8 @@ export const EntryCard = memo(function EntryCard({
       } else if (isConflict(err)) {
         const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
         setConflict({ action, ...by, currentVersion: currentVersionOf(err) });
-      } else if (!(err instanceof ApiError && err.status === 401)) {
-        // A 401 brings the sign-in back (the session provider); the draft stays in storage.
+      } else if (alertOf(err) !== null) {
+        // (An ended session shows nothing here: the sign-in is back, and the draft stays in storage.)
         const atFields = detailsAt(err, 'body.fields.');
         const keys = Object.keys(atFields);
         setRefused(atFields);
@@ -254,18 +244,11 @@ export const EntryCard = memo(function EntryCard({
     setGeneration((g) => g + 1);
   };
 
-  const remove = async () => {
-    setError(null);
-    try {
-      await removeEntry.mutateAsync({ entryId: entry.id, pageId: entry.pageId });
-      setConfirmDelete(false);
-      drafts.remove(projectId, entry.id);
-      notifications.show({ message: `${entry.instanceKey}: deleted` });
-    } catch (err) {
-      setConfirmDelete(false);
-      if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
-    }
-  };
+  const remove = (force: boolean) =>
+    removeEntry.mutate(
+      { entryId: entry.id, pageId: entry.pageId, force },
+      { onSuccess: () => notifications.show({ message: `${entry.instanceKey}: deleted` }) },
+    );
 
   return (
     <Paper
@@ -309,6 +292,7 @@ export const EntryCard = memo(function EntryCard({
             History
           </Anchor>
         </Group>
+        <UsedOnPages projectId={projectId} entryId={entry.id} name={entry.instanceKey} />
 
         {restored && dirty && (
           <Text size="sm" role="status" c="orange.9">
@@ -425,22 +409,20 @@ export const EntryCard = memo(function EntryCard({
 
       {/* Mounted only while open: a closed Modal still costs a portal and its hooks, times 100 entries. */}
       {confirmDelete && (
-        <Modal opened onClose={() => setConfirmDelete(false)} title={`Delete ${entry.instanceKey}?`}>
-          <Stack>
-            <Text size="sm">
-              The entry, its definition and its history are removed; if it is live, visitors stop seeing it. A
-              later sync of the same component creates a new, empty entry. This cannot be undone.
-            </Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirmDelete(false)}>
-                Cancel
-              </Button>
-              <Button color="red" onClick={() => void remove()} loading={busy === 'delete'}>
-                Delete
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+        <DeleteDialog
+          site={site}
+          title={`Delete ${entry.instanceKey}?`}
+          busy={busy === 'delete'}
+          error={removeEntry.error}
+          onDelete={remove}
+          onClose={() => {
+            setConfirmDelete(false);
+            removeEntry.reset();
+          }}
+        >
+          The entry, its definition and its history are removed; if it is live, visitors stop seeing it. A
+          later sync of the same component creates a new, empty entry. This cannot be undone.
+        </DeleteDialog>
       )}
     </Paper>
   );

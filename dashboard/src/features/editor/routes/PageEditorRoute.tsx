@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
-import { ApiError, messageOf } from '../../../lib/api';
+import { alertOf } from '../../../lib/api';
 import { pageKeys } from '../../pages';
 import { PreviewContext, PreviewPane, usePagePreview } from '../../preview';
 import { useProject, useProjects } from '../../projects';
@@ -91,7 +91,7 @@ export function PageEditorRoute() {
         setError(
           `Nothing was published: ${[...byEntry.values()].flat().length} problems to fix, shown at the fields of ${[...byEntry.keys()].length === 1 ? 'one entry' : `${byEntry.size} entries`}.`,
         );
-      } else if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
+      } else setError(alertOf(err));
     }
   };
 

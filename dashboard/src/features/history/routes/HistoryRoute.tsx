@@ -1,3 +1,4 @@
+import type { Schemas } from '@folio/client';
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -5,7 +6,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { ApiError, messageOf } from '../../../lib/api';
+import { alertOf } from '../../../lib/api';
 import { formatTimeExact } from '../../../lib/format';
 import { useApi } from '../../auth';
 import {
@@ -13,7 +14,6 @@ import {
   ConflictAlert,
   currentVersionOf,
   entryKeys,
-  entryWrites,
   type FieldType,
   isConflict,
   isFieldType,
@@ -23,15 +23,16 @@ import {
   usePageEntries,
   whoChanged,
 } from '../../editor';
-import { pageKeys, pagePath } from '../../pages';
+import { pagePath } from '../../pages';
 import { useProject } from '../../projects';
+import { useRestoreVersion } from '../api/restore.api';
 import { FieldDiff } from '../components/FieldDiff';
 
 const ACTIONS = {
   publish: { label: 'Published', color: 'green' },
   unpublish: { label: 'Unpublished', color: 'gray' },
   saved: { label: 'Draft kept by a restore', color: 'blue' },
-} as const;
+} as const satisfies Record<Schemas['HistoryItem']['action'], { label: string; color: string }>;
 
 /**
  * An entry's versions (every publish and unpublish, and each draft a restore replaced, newest first)
@@ -51,6 +52,7 @@ export function HistoryRoute() {
   const site = project.data ? { projectId, apiKey: project.data.apiKey } : undefined;
   const entries = usePageEntries(site, pageId);
   const history = useHistory(projectId, entryId);
+  const restoreVersion = useRestoreVersion(site, entryId);
   const entry = entries.data?.find((e) => e.id === entryId);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -69,12 +71,7 @@ export function HistoryRoute() {
     setError(null);
     const before = entry.fields;
     try {
-      const saved = await entryWrites(api, site).restore(entryId, historyId, version);
-      queryClient.setQueryData(entryKeys.entries(projectId, pageId), (list: (typeof saved)[] | undefined) =>
-        list?.map((e) => (e.id === saved.id ? saved : e)),
-      );
-      void queryClient.invalidateQueries({ queryKey: pageKeys.list(projectId) });
-      void queryClient.invalidateQueries({ queryKey: entryKeys.history(projectId, entryId) });
+      await restoreVersion.mutateAsync({ historyId, version });
       setConflict(null);
       setUndo(then?.undoable === false ? null : { fields: before, at: new Date().toISOString() });
       notifications.show({ message: 'Restored into the working copy. Publish it to make it live.' });
@@ -82,7 +79,7 @@ export function HistoryRoute() {
       if (isConflict(err)) {
         const by = await whoChanged(api, projectId, entryId).catch(() => ({ who: null, at: null }));
         setConflict({ historyId, ...by, currentVersion: currentVersionOf(err) });
-      } else if (!(err instanceof ApiError && err.status === 401)) setError(messageOf(err));
+      } else setError(alertOf(err));
     } finally {
       setBusy(null);
     }

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, inProject, messageOf } from '../../../lib/api';
 import { humanBytes } from '../../../lib/format';
-import { postWithProgress } from '../../../lib/upload';
+import { uploadWithSession } from '../../../lib/upload';
 import { useApi } from '../../auth';
 import { mediaKeys } from './media.api';
 
@@ -66,9 +66,9 @@ export function useUploadQueue(projectId: string) {
       const body = new FormData();
       body.append('file', upload.file);
       try {
-        const { data } = await postWithProgress<Schemas['Media']>({
+        const { data } = await uploadWithSession<Schemas['Media']>(api, {
           url: `${window.location.origin}/v1/media/upload`,
-          headers: { ...inProject(projectId), authorization: `Bearer ${api.credentials.session ?? ''}` },
+          headers: inProject(projectId),
           body,
           signal: controller.signal,
           onProgress: (progress) => update(upload.key, { progress }),
@@ -76,8 +76,6 @@ export function useUploadQueue(projectId: string) {
         update(upload.key, { status: 'done', progress: 1, media: data });
       } catch (error) {
         if (controller.signal.aborted) return;
-        // An ended session: one call through the client brings the sign-in back (session.tsx).
-        if (error instanceof ApiError && error.status === 401) void api.GET('/v1/auth/me');
         update(upload.key, {
           status: 'failed',
           error: humanBytes(messageOf(error)),

@@ -1,3 +1,4 @@
+import type { Schemas } from '@folio/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '../../../lib/api';
 import { useApi, useSession } from '../../auth';
@@ -50,7 +51,7 @@ export function useCreateProject() {
  * shows), else from the account read at sign-in. Screens only use it to hide or explain what the API
  * would refuse (403); the API decides.
  */
-export function useRole(projectId: string): 'admin' | 'editor' | undefined {
+export function useRole(projectId: string): Schemas['ProjectWithRole']['role'] | undefined {
   const projects = useProjects();
   const { state } = useSession();
   const listed = projects.data?.find((p) => p.id === projectId)?.role;

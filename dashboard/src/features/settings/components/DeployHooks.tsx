@@ -31,10 +31,12 @@ interface Row {
   secret: { mode: 'keep' | 'clear' | 'new'; value: string };
 }
 
-const TYPES = [
-  { value: 'generic', label: 'Generic (POST, signed when it has a secret)' },
-  { value: 'github_repository_dispatch', label: 'GitHub repository dispatch' },
-];
+/** A label for each hook type the API accepts: keyed by the generated type, so none is missing or extra. */
+const TYPE_LABELS: Record<HookType, string> = {
+  generic: 'Generic (POST, signed when it has a secret)',
+  github_repository_dispatch: 'GitHub repository dispatch',
+};
+const TYPES = Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }));
 
 const fromProject = (project: Project): Row[] =>
   project.deployHooks.map((h, i) => ({

@@ -1,3 +1,4 @@
+import type { Schemas } from '@folio/client';
 import { Checkbox, Group, Input, MultiSelect, NativeSelect, Radio, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { fromLocalInput, timeZoneLabel, toLocalInput } from '../../../schedules';
@@ -16,7 +17,7 @@ const RADIOS_UP_TO = 5;
 
 /** `select`: a radio group up to 5 options, a select beyond; checkboxes or a multi-select for `multiple`. */
 export function SelectControl({ decl, value, path, onChange }: ControlProps) {
-  const options = (Array.isArray(decl.options) ? decl.options : []) as { value: string; label?: string }[];
+  const options = (Array.isArray(decl.options) ? decl.options : []) as Schemas['SelectOption'][];
   const data = options.map((o) => ({ value: o.value, label: o.label ?? o.value }));
   const props = { ...inputProps(decl), error: errorOf(null, useProblems().at(path)) };
   if (decl.multiple === true) {
