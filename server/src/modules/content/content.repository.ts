@@ -77,6 +77,32 @@ export const publishedEntriesOfProject = (db: DbOrTx, projectId: string) =>
     { id: string; pageId: string; instanceKey: string; componentId: string; publishedFields: string }[]
   >;
 
+/**
+ * Every entry of the project, live in some locale or not, with what a visitor's view of it needs (the
+ * snapshots of a project with locales, locale-reads.ts): its default locale's published copy and
+ * declarations, never the working copy.
+ */
+export const entriesOfProjectForSnapshot = (db: DbOrTx, projectId: string) =>
+  db
+    .selectFrom('contentEntries as e')
+    .select([
+      'e.id',
+      'e.pageId',
+      'e.instanceKey',
+      'e.componentId',
+      'e.publishedFields',
+      'e.publishedAt',
+      'e.publishedVersion',
+    ])
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+    .where('e.projectId', '=', projectId)
+    .execute() as Promise<
+    (Pick<
+      EntryRow,
+      'id' | 'pageId' | 'instanceKey' | 'componentId' | 'publishedFields' | 'publishedAt' | 'publishedVersion'
+    > & { declaredFields: string | null })[]
+  >;
+
 /** Ids per `in (…)` list: well under both dialects' bound parameters. */
 const ID_CHUNK = 500;
 

@@ -48,6 +48,21 @@ export async function slotRowsOf(
   return out;
 }
 
+/** Every other locale's row of the project's entries, by entry and locale (the snapshots): one query. */
+export async function slotRowsOfProject(
+  db: DbOrTx,
+  projectId: string,
+): Promise<Map<string, Map<string, EntryLocaleRow>>> {
+  const out = new Map<string, Map<string, EntryLocaleRow>>();
+  const rows = await db.selectFrom('entryLocales').selectAll().where('projectId', '=', projectId).execute();
+  for (const row of rows) {
+    const byLocale = out.get(row.entryId) ?? new Map<string, EntryLocaleRow>();
+    byLocale.set(row.locale, row);
+    out.set(row.entryId, byLocale);
+  }
+  return out;
+}
+
 /**
  * Writes a locale's slot of an entry, counting the change in its `version` (a new row starts at 2: a
  * locale without a row reads as version 1, locale-slots.ts). `published`: "set" makes this version the

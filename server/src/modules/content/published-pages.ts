@@ -1,10 +1,12 @@
 import type { Db } from '../../db/database.js';
 import { type ChangeBus, FLUSH_ALL, pageKey, splitPageKey, TOPICS } from '../../db/dialect/change-bus.js';
 import { type CachedJson, cachedJson } from '../../shared/cached-json.js';
+import type { Locales } from '../../shared/locales.js';
 import { MemoCache } from '../../shared/memo-cache.js';
 import { byPosition, declarationsOf } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import type { Fields } from './content.service.js';
+import { pageIn, publishedTargetsIn, visitorLocale } from './locale-reads.js';
 import { referenceTargets } from './reference-targets.js';
 import {
   DEFAULT_DEPTH,
@@ -17,7 +19,7 @@ import {
 /** The visitor's view of a page, ready to send: the exact bytes of the envelope and their ETag. */
 export type PublishedPage = CachedJson;
 
-const EMPTY: PublishedPage = serialize('', [], []);
+const EMPTY: PublishedPage = serialize('', [], [], () => NO_LOCALES);
 const hasEntries = (page: PublishedPage): boolean => page !== EMPTY;
 
 /**
@@ -31,13 +33,15 @@ const hasEntries = (page: PublishedPage): boolean => page !== EMPTY;
  */
 function serialize(
   pageId: string,
-  rows: repo.PublishedRow[],
+  rows: Omit<repo.PublishedRow, 'position'>[],
   resolved: (Fields | undefined)[],
+  /** Each entry's `,"locale":…,"locales":…` (NO_LOCALES: nothing, in a project without locales). */
+  localesOf: (i: number) => string,
 ): PublishedPage {
   const q = JSON.stringify;
   const items = rows.map((r, i) => {
     const fields = resolved[i] === undefined ? r.publishedFields : q(resolved[i]);
-    return `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${fields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)},"version":${r.publishedVersion}}`;
+    return `{"id":${q(r.id)},"pageId":${q(pageId)},"instanceKey":${q(r.instanceKey)},"componentId":${q(r.componentId)},"fields":${fields},"status":"published","publishedAt":${q(r.publishedAt)},"updatedAt":${q(r.publishedAt)},"version":${r.publishedVersion}${localesOf(i)}}`;
   });
   return cachedJson(Buffer.from(`{"data":[${items.join(',')}],"error":null}`));
 }
@@ -49,6 +53,39 @@ export const publishedEntriesForSnapshot = (db: Db, projectId: string) =>
 /** The cache key of a page read at `depth`: the plain page key at the default depth (the fast path's). */
 const keyAt = (key: string, depth: number): string =>
   depth === DEFAULT_DEPTH ? key : `${key}\u0000${depth}`;
+
+/**
+ * An entry's `locale` and `locales` in a project without locales: left out (the contract's nulls), so
+ * its answers are byte for byte as before, as the editor reads' are (issue 35).
+ */
+const NO_LOCALES = '';
+
+/**
+ * The cache key of a read in a locale asked by `?locale=` (its project code; undefined when not asked:
+ * the default locale, or no locale at all) and with `?fallback=false` or not. A read that asks no
+ * locale keeps the plain key, so a project without locales is cached as before.
+ */
+export const readKey = (key: string, depth: number, locale?: string, fallback = true): string =>
+  locale === undefined ? keyAt(key, depth) : `${keyAt(key, depth)}\u0001${locale}${fallback ? '' : '\u0001'}`;
+
+/** The parts of a readKey. */
+function splitReadKey(cacheKey: string) {
+  const mark = cacheKey.indexOf('\u0001');
+  const head = mark === -1 ? cacheKey : cacheKey.slice(0, mark);
+  const tail = mark === -1 ? undefined : cacheKey.slice(mark + 1);
+  const cut = head.indexOf('\u0000');
+  const fallback = tail === undefined || !tail.endsWith('\u0001');
+  return {
+    key: cut === -1 ? head : head.slice(0, cut),
+    depth: cut === -1 ? DEFAULT_DEPTH : Number(head.slice(cut + 1)),
+    locale: tail === undefined || fallback ? tail : tail.slice(0, -1),
+    fallback,
+  };
+}
+
+/** Where a project's locales come from (the projects' site cache, handed over in app.ts). */
+export type LocalesOf = (projectId: string) => Promise<Locales | null>;
+const withoutLocales: LocalesOf = async () => null;
 
 /** Keys per batch: one query for their pages' entries, one per level for their targets. */
 const BATCH = 500;
@@ -93,6 +130,15 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** A key of a batch, with its parts. */
+interface Queued {
+  cacheKey: string;
+  pageId: string;
+  depth: number;
+  parts: ReturnType<typeof splitReadKey>;
+  pending: Pending;
+}
+
 /**
  * Published pages kept serialized in memory per (project, page, depth), references resolved
  * (references.ts), dropped when a publish, bulk publish, unpublish, deletion or a definition change
@@ -113,7 +159,12 @@ interface Pending {
  * them, nobody new does), nor stored (MemoCache's epoch); a batch's queries begin after every change
  * its keys were queued after. While the bus is not live nothing is joined or stored.
  */
-export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 1024 * 1024) {
+export function createPublishedPages(
+  db: Db,
+  bus: ChangeBus,
+  maxBytes = 64 * 1024 * 1024,
+  localesOf: LocalesOf = withoutLocales,
+) {
   const cache = new MemoCache<PublishedPage>(bus, (p) => p.body.length + 200, maxBytes);
   /** Page key → keys of cached answers that read an entry of that page to resolve a reference. */
   const dependents = new Map<string, Set<string>>();
@@ -121,27 +172,72 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
   let queued = new Map<string, Pending>();
   /** Keys whose batch is under way, begun after the last change (forgotten at the next one). */
   const running = new Map<string, Promise<PublishedPage>>();
-  const drop = (key: string) => {
-    for (let depth = 0; depth <= MAX_DEPTH; depth++) cache.delete(keyAt(key, depth));
+  /**
+   * Languages (contract §14): page key → keys of its cached reads in a project with locales, each with
+   * the locales whose published copies it read (its fallback chain). A publish or unpublish in one
+   * locale (a `page` key naming it) drops the reads whose chain holds it and no other.
+   */
+  const inLocales = new Map<string, Map<string, readonly string[]>>();
+  const chainOfRead = (cacheKey: string): readonly string[] | undefined =>
+    inLocales.get(splitReadKey(cacheKey).key)?.get(cacheKey);
+  const forget = (cacheKey: string) => {
+    const page = splitReadKey(cacheKey).key;
+    const reads = inLocales.get(page);
+    if (reads?.delete(cacheKey) && reads.size === 0) inLocales.delete(page);
+  };
+  /** Whether a change in `locale` (undefined: every locale) changes the cached read. */
+  const touches = (cacheKey: string, locale: string | undefined) =>
+    locale === undefined || (chainOfRead(cacheKey)?.includes(locale) ?? true);
+  const drop = (cacheKey: string) => {
+    cache.delete(cacheKey);
+    forget(cacheKey);
   };
   bus.subscribe((topic, key) => {
     if (topic === FLUSH_ALL) {
       dependents.clear();
       running.clear();
+      inLocales.clear();
+    }
+    // The project's settings changed (its locales among them): none of its cached reads is trusted.
+    if (topic === TOPICS.project) {
+      running.clear();
+      const own = (k: string) => k.startsWith(`${key} `);
+      cache.deleteWhere(own);
+      for (const k of [...dependents.keys()]) if (own(k)) dependents.delete(k);
+      for (const k of [...inLocales.keys()]) if (own(k)) inLocales.delete(k);
+      return;
     }
     if (topic !== TOPICS.page) return;
     running.clear();
-    drop(key);
-    const readers = dependents.get(key);
+    const { page, locale } = splitPageKey(key);
+    if (locale === undefined)
+      for (let depth = 0; depth <= MAX_DEPTH; depth++) cache.delete(keyAt(page, depth));
+    for (const read of [...(inLocales.get(page)?.keys() ?? [])]) if (touches(read, locale)) drop(read);
+    const readers = dependents.get(page);
     if (!readers) return;
-    dependents.delete(key);
-    for (const reader of readers) cache.delete(reader);
+    const dropped: string[] = [];
+    for (const reader of [...readers]) {
+      if (!touches(reader, locale)) continue;
+      readers.delete(reader);
+      drop(reader);
+      dropped.push(reader);
+    }
+    if (readers.size === 0) dependents.delete(page);
     // Read before: read again, queued after this change (so their queries begin after it), but on
     // the next turn: on the instance that wrote, this runs before its answer, which need not wait.
     setImmediate(() => {
-      for (const reader of readers) rebuild(reader, REBUILD_TRIES);
+      for (const reader of dropped) rebuild(reader, REBUILD_TRIES);
     });
   });
+
+  /** Registers a cached answer's readers: a change to one of `pages` from now on drops it. */
+  function dependOn(cacheKey: string, projectId: string, pages: Iterable<string>) {
+    for (const page of pages) {
+      const readers = dependents.get(pageKey(projectId, page)) ?? new Set<string>();
+      readers.add(cacheKey);
+      dependents.set(pageKey(projectId, page), readers);
+    }
+  }
 
   /**
    * Loads `cacheKey` ahead of its readers. A change during the load refuses to store it (and a
@@ -173,17 +269,13 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
   function flush(): void {
     const batch = queued;
     queued = new Map();
-    const byProject = new Map<
-      string,
-      { cacheKey: string; pageId: string; depth: number; pending: Pending }[]
-    >();
+    const byProject = new Map<string, Queued[]>();
     for (const [cacheKey, pending] of batch) {
       running.set(cacheKey, pending.promise);
-      const cut = cacheKey.indexOf('\u0000');
-      const { projectId, pageId } = splitPageKey(cut === -1 ? cacheKey : cacheKey.slice(0, cut));
-      const depth = cut === -1 ? DEFAULT_DEPTH : Number(cacheKey.slice(cut + 1));
+      const parts = splitReadKey(cacheKey);
+      const { projectId, pageId } = splitPageKey(parts.key);
       const list = byProject.get(projectId) ?? [];
-      list.push({ cacheKey, pageId, depth, pending });
+      list.push({ cacheKey, pageId, depth: parts.depth, parts, pending });
       byProject.set(projectId, list);
     }
     for (const [projectId, keys] of byProject)
@@ -203,11 +295,24 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
       );
   }
 
-  /** Loads and settles `keys` of one project: one query for their entries, one per level for their targets. */
-  async function loadPages(
-    projectId: string,
-    keys: { cacheKey: string; pageId: string; depth: number; pending: Pending }[],
-  ): Promise<void> {
+  /**
+   * Loads and settles `keys` of one project: one query for their entries, one per level for their
+   * targets. A project with locales reads each page in its locale (loadIn), one by one.
+   */
+  async function loadPages(projectId: string, keys: Queued[]): Promise<void> {
+    const locales = await localesOf(projectId);
+    if (locales !== null) {
+      await Promise.all(
+        keys.map(async ({ cacheKey, parts, pending }) => {
+          try {
+            pending.resolve(await loadIn(cacheKey, parts, locales));
+          } catch (err) {
+            pending.reject(err);
+          }
+        }),
+      );
+      return;
+    }
     const rows = await repo.publishedEntriesOfPagesWithDeclarations(db, projectId, [
       ...new Set(keys.map((k) => k.pageId)),
     ]);
@@ -250,25 +355,67 @@ export function createPublishedPages(db: Db, bus: ChangeBus, maxBytes = 64 * 102
     const { fields, pages } = await resolveReferences(roots, depth, targets);
     // Registered before the answer is stored: a change to one of these pages from now on drops it,
     // and one that came during the load refuses to store it (MemoCache's epoch).
-    for (const page of pages) {
-      const readers = dependents.get(pageKey(projectId, page)) ?? new Set<string>();
-      readers.add(cacheKey);
-      dependents.set(pageKey(projectId, page), readers);
-    }
+    dependOn(cacheKey, projectId, pages);
     return serialize(
       pageId,
       rows,
       fields.map((f, i) => (f === roots[i]?.fields ? undefined : f)),
+      () => NO_LOCALES,
     );
   }
-  const page = (projectId: string, pageId: string, depth = DEFAULT_DEPTH): Promise<PublishedPage> =>
-    cache.getOrLoad(keyAt(pageKey(projectId, pageId), depth), load, hasEntries);
+
+  /** A read in a project with locales (contract §14): each entry as a visitor sees it in the locale. */
+  async function loadIn(
+    cacheKey: string,
+    parts: ReturnType<typeof splitReadKey>,
+    locales: Locales,
+  ): Promise<PublishedPage> {
+    const { projectId, pageId } = splitPageKey(parts.key);
+    const reader = visitorLocale(locales, parts.locale ?? locales.default, parts.fallback);
+    const views = await pageIn(db, projectId, pageId, reader);
+    if (views.length === 0) return EMPTY;
+    views.sort(byPosition);
+    const { fields, pages } = await resolveReferences(
+      views,
+      parts.depth,
+      publishedTargetsIn(db, projectId, reader),
+    );
+    // Registered before the answer is stored (as in load).
+    dependOn(cacheKey, projectId, pages);
+    const reads = inLocales.get(parts.key) ?? new Map<string, readonly string[]>();
+    reads.set(cacheKey, reader.chain);
+    inLocales.set(parts.key, reads);
+    const q = JSON.stringify;
+    const code = q(reader.code);
+    return serialize(
+      pageId,
+      views.map((v) => ({ ...v, publishedFields: q(v.fields), publishedVersion: v.version })),
+      fields.map((f, i) => (f === views[i]?.fields ? undefined : f)),
+      (i) => `,"locale":${code},"locales":${q(views[i]?.locales)}`,
+    );
+  }
+
+  /**
+   * The page as visitors read it. `locale`: the project's code asked by `?locale=` (undefined when none
+   * was: the default locale); `fallback`: false for `?fallback=false`.
+   */
+  const page = (
+    projectId: string,
+    pageId: string,
+    depth = DEFAULT_DEPTH,
+    locale?: string,
+    fallback = true,
+  ): Promise<PublishedPage> =>
+    cache.getOrLoad(readKey(pageKey(projectId, pageId), depth, locale, fallback), load, hasEntries);
 
   return {
     page,
-    /** The cached page at the default depth, without querying (src/http/fast-reads.ts); undefined when not cached. */
-    peek: (projectId: string, pageId: string): PublishedPage | undefined =>
-      cache.get(pageKey(projectId, pageId)),
+    /**
+     * The cached page at the default depth, without querying (src/http/fast-reads.ts); undefined when
+     * not cached. `locale` as sent in `?locale=`: only a project code exactly as cached finds anything.
+     */
+    peek: (projectId: string, pageId: string, locale?: string, fallback = true): PublishedPage | undefined =>
+      cache.get(readKey(pageKey(projectId, pageId), DEFAULT_DEPTH, locale, fallback)),
     /** Hits and misses, for /metrics. */
     cacheCounts: () => ({ pages: cache.counts }),
   };
