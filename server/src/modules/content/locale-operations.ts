@@ -304,6 +304,7 @@ export function createLocaleOperations(deps: LocaleDeps) {
         { projectId, entryId: row.id, locale: code },
         { fields: ownText, updatedAt: now, ...(publish && { publishedFields: copy, publishedAt: now }) },
         publish ? 'set' : undefined,
+        entry.sharedVersion,
       );
     }
     const what = deps.describeEntry(row);
@@ -448,6 +449,7 @@ export function createLocaleOperations(deps: LocaleDeps) {
           { projectId, entryId: p.row.id, locale: p.code },
           { publishedFields: p.copy, publishedAt: now, updatedAt: now },
           'set',
+          p.row.sharedVersion,
         );
       }
     }
