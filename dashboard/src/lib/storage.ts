@@ -37,12 +37,17 @@ export const storage = {
       return [];
     }
   },
-  /** Every byte the dashboard stored (sign-out). localStorage too, in case a library wrote there. */
+  /**
+   * Every byte the dashboard stored (sign-out). localStorage too, in case a library wrote there; but
+   * not an account's preferences (`folio.pref.<accountId>.…`, the editor's language per project),
+   * which hold no secret and are meant to outlive a session.
+   */
   clearAll(): void {
     for (const area of [sessionStorage, localStorage]) {
       try {
         for (const key of Object.keys(area))
-          if (key.startsWith(PREFIX) || key.startsWith('mantine')) area.removeItem(key);
+          if ((key.startsWith(PREFIX) && !key.startsWith(`${PREFIX}pref.`)) || key.startsWith('mantine'))
+            area.removeItem(key);
       } catch {}
     }
   },

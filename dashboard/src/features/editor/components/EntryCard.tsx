@@ -40,6 +40,8 @@ import {
 import { ConflictAlert } from './ConflictAlert';
 import { DeleteDialog } from './DeleteDialog';
 import { FieldControl } from './FieldControl';
+import { LocaleField } from './LocaleField';
+import { LocaleStatus } from './LocaleStatus';
 import { type Decl, ProblemsContext } from './structured/decl';
 import { UsedOnPages } from './UsedOnPages';
 import { useRuleProblems } from './useRuleProblems';
@@ -59,6 +61,13 @@ interface Props {
   onFocusEntry?(entryId: string): void;
   /** This entry's problems in a refused page publish (422), shown at its fields. */
   refusal?: RuleProblem[] | undefined;
+  /**
+   * The locale the form reads and writes (a project with locales; undefined without). A card is made
+   * per locale (PageEditorRoute keys it so): its draft, version and status are that locale's.
+   */
+  locale?: string | undefined;
+  /** Side by side: the same entry read in another locale, shown read-only beside each field. */
+  source?: Entry | undefined;
 }
 
 /**
@@ -77,6 +86,8 @@ export const EntryCard = memo(function EntryCard({
   selectRequest = 0,
   onFocusEntry,
   refusal,
+  locale,
+  source,
 }: Props) {
   const api = useApi();
   const preview = usePreviewBridge();
@@ -84,7 +95,7 @@ export const EntryCard = memo(function EntryCard({
   const queryClient = useQueryClient();
   const titleId = useId();
   const { projectId } = site;
-  const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id));
+  const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id, locale));
   const [restored] = useState(() => draft !== null);
   const [error, setError] = useState<string | null>(null);
   /** The API's refusal of single fields (its `details`), shown at each field until it is changed. */
@@ -118,8 +129,8 @@ export const EntryCard = memo(function EntryCard({
 
   const setDraft = (next: Draft | null) => {
     setDraftState(next);
-    if (next) drafts.write(projectId, entry.id, next);
-    else drafts.remove(projectId, entry.id);
+    if (next) drafts.write(projectId, entry.id, next, locale);
+    else drafts.remove(projectId, entry.id, locale);
   };
 
   useEffect(() => {
@@ -191,7 +202,7 @@ export const EntryCard = memo(function EntryCard({
     try {
       if (action === 'unpublish') {
         const base = overVersion ?? entry.version;
-        const saved = await unpublishEntry.mutateAsync({ entryId: entry.id, version: base });
+        const saved = await unpublishEntry.mutateAsync({ entryId: entry.id, version: base, locale });
         // Unpublishing leaves the working copy alone, so pending edits still apply to the new version.
         if (draft && draft.version === base) setDraft({ ...draft, version: saved.version });
       } else {
@@ -200,6 +211,7 @@ export const EntryCard = memo(function EntryCard({
           fields,
           publish: action === 'publish',
           version: overVersion ?? draft?.version ?? entry.version,
+          locale,
         });
         setDraft(null);
         rules.clear();
@@ -237,7 +249,7 @@ export const EntryCard = memo(function EntryCard({
     await queryClient.invalidateQueries({ queryKey: entryKeys.entries(projectId, entry.pageId) });
     // My edits are dropped: the site shows the current copy again.
     const fresh = queryClient
-      .getQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId))
+      .getQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId, locale ?? null))
       ?.find((e) => e.id === entry.id);
     if (fresh) preview?.draft(entry.id, fresh.fields, false);
     preview?.forget(entry.id);
@@ -283,6 +295,7 @@ export const EntryCard = memo(function EntryCard({
                 unsaved changes
               </Badge>
             )}
+            {locale && <LocaleStatus entry={entry} current={locale} />}
           </Group>
           <Anchor
             component={Link}
@@ -327,7 +340,7 @@ export const EntryCard = memo(function EntryCard({
                 ...ruleProblems.at(`fields.${f.key}`),
                 ...(refused[f.key] ? [refused[f.key]] : []),
               ];
-              return (
+              const control = (
                 <FieldControl
                   key={f.key}
                   fieldKey={f.key}
@@ -342,6 +355,21 @@ export const EntryCard = memo(function EntryCard({
                     change(f.key, f.type, v);
                   }}
                 />
+              );
+              // Without locales the form is exactly as before; with them each field says where its
+              // value comes from, and side by side shows the source locale's beside it.
+              if (!locale) return control;
+              return (
+                <LocaleField
+                  key={f.key}
+                  label={typeof f.label === 'string' && f.label ? f.label : f.key}
+                  locale={locale}
+                  localized={f.localized === true}
+                  fallbackFrom={f.key in edits ? undefined : entry.fallbacks?.[f.key]}
+                  source={source ? { locale: source.locale ?? '', value: source.fields[f.key] } : undefined}
+                >
+                  {control}
+                </LocaleField>
               );
             })}
             {undeclared.map((key) => (
@@ -380,7 +408,7 @@ export const EntryCard = memo(function EntryCard({
               ) : undefined
             }
           >
-            Publish
+            {locale ? `Publish ${locale}` : 'Publish'}
           </Button>
           {rules.count > 0 && (
             <Text size="sm" c="red.9" id={`${titleId}-rules`}>
@@ -393,11 +421,11 @@ export const EntryCard = memo(function EntryCard({
             disabled={entry.publishedAt === null}
             loading={busy === 'unpublish'}
           >
-            Unpublish
+            {locale ? `Unpublish ${locale}` : 'Unpublish'}
           </Button>
           <ScheduleButton
             site={site}
-            target={{ kind: 'entry', entryId: entry.id, label: entry.instanceKey, unsaved: dirty }}
+            target={{ kind: 'entry', entryId: entry.id, label: entry.instanceKey, unsaved: dirty, locale }}
           />
           {canDelete && (
             <Button color="red" variant="light" onClick={() => setConfirmDelete(true)} ml="auto">
