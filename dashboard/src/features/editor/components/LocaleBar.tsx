@@ -27,7 +27,7 @@ export function LocaleBar({ locales, locale, onLocale, source, onSource }: Props
   const firstSource =
     locales.available.find((l) => l.code === locale)?.fallback ?? others[0] ?? locales.default;
   return (
-    <Group align="end" gap="sm" role="group" aria-label="Language">
+    <Group align="end" gap="sm" role="group" aria-label="Language and side by side">
       <NativeSelect
         label="Language"
         description="The forms show and save this language"

@@ -118,7 +118,7 @@ export function LocalesSettings({ project }: { project: Project }) {
                 </Text>
               )}
               {rows.map((row, i) => (
-                <Group key={row.id} align="start" role="group" aria-label={`Language ${i + 1}`}>
+                <Group key={row.id} align="start" role="group" aria-label={`Row of language ${i + 1}`}>
                   <TextInput
                     label={i === 0 ? 'Default language' : `Language ${i + 1}`}
                     description={
