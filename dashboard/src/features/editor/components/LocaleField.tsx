@@ -43,7 +43,7 @@ export function LocaleField({ label, locale, localized, fallbackFrom, source, ch
       <Badge size="sm" color="yellow" variant="light" c="dark" tt="none">
         from {fallbackFrom}
       </Badge>
-      <Text size="xs" c="orange.9">
+      <Text size="xs" c="dark">
         Not translated into {locale} yet: this is the {fallbackFrom} value. Type to translate it.
       </Text>
     </Group>
