@@ -153,8 +153,9 @@ for (const hand of HANDS) {
     await press(page, page.getByRole('button', { name: 'Publish in every language' }), hand);
     await expect(page.getByText(/Published 1 entry in every language/)).toBeVisible();
     await expect(hero.getByRole('listitem', { name: 'fr: published (editing)' })).toBeVisible();
-    // Each locale's published copy, as the editor's read reports it. (A visitor's read of fr right after
-    // a "*" publish gave the en title in this run: reported to the integrator, not asserted here.)
+    // Each locale's published copy, as the editor's read reports it. (On main as of this test a visitor's
+    // read with ?locale=fr answers the default's copy, without `locale`: visitors' reads per locale have
+    // not landed yet, so only the default's visitor read is asserted.)
     const after = (await read(site, 'fr'))[0]!;
     expect(after.locales).toMatchObject({ en: { status: 'published' }, fr: { status: 'published' } });
     expect((await read(site, 'en', false))[0]!.fields).toMatchObject({ title: 'Hello' });
@@ -174,6 +175,63 @@ for (const hand of HANDS) {
     );
     await expect(page.getByLabel('Language fr').first()).toBeVisible();
     await expect(page.getByLabel('Language en').first()).toBeVisible();
+    await expectAccessible(page);
+  });
+}
+
+for (const hand of HANDS) {
+  test(`by ${hand}: a schedule in one language or every one, listed with it; the activity log names the language`, async ({
+    page,
+  }) => {
+    const site = await newSite(folio());
+    await syncPage(folio(), site, '/', [HERO]);
+    await setLocales(site, LOCALES);
+    const hero = (await read(site, 'fr'))[0]!;
+    await api(folio(), 'PATCH', `/v1/content/${hero.id}?locale=fr`, {
+      token: site.admin.token,
+      key: site.apiKey,
+      body: { fields: { title: 'Bonjour' } },
+    });
+    await page.goto(`${folio().admin}/p/${site.projectId}/pages/${encodeURIComponent('/')}`);
+    await signIn(page, site.admin.email);
+    await choose(page, page.getByLabel('Language', { exact: true }), 'fr', hand);
+    const form = page.getByRole('region', { name: 'hero' });
+    await expect(form.getByLabel('Title', { exact: true })).toHaveValue('Bonjour');
+
+    // The entry's schedule, in French only.
+    await press(page, form.getByRole('button', { name: 'Schedule', exact: true }), hand);
+    let dialog = page.getByRole('dialog', { name: 'Schedule hero' });
+    await expect(dialog.getByRole('radio', { name: 'Only fr' })).toBeChecked();
+    await press(page, dialog.getByRole('button', { name: 'Schedule', exact: true }), hand);
+    await expect(dialog).toBeHidden();
+    // The page's, in every language.
+    await press(page, page.getByRole('button', { name: 'Schedule page' }), hand);
+    dialog = page.getByRole('dialog', { name: 'Schedule page /' });
+    const every = dialog.getByRole('radio', { name: 'Every language' });
+    if (hand === 'mouse') await every.click();
+    else {
+      await tabTo(page, dialog.getByRole('radio', { name: 'Only fr' }));
+      await page.keyboard.press('ArrowDown');
+    }
+    await expect(every).toBeChecked();
+    await press(page, dialog.getByRole('button', { name: 'Schedule', exact: true }), hand);
+    await expect(dialog).toBeHidden();
+
+    const schedules = page.getByRole('table', { name: 'Schedules of this page' });
+    await expect(schedules).toContainText('Publish hero in fr');
+    await expect(schedules).toContainText('Publish every draft of / in every language');
+    const stored = await api<{ locale?: string; entryId: string | null }[]>(folio(), 'GET', '/v1/schedules', {
+      token: site.admin.token,
+      headers: { 'x-cms-project-id': site.projectId },
+    });
+    expect(stored.map((s) => s.locale).sort()).toEqual(['*', 'fr']);
+    await expectAccessible(page);
+
+    // The activity log: a Language column, fr for the translation saved above.
+    await page.goto(`${folio().admin}/p/${site.projectId}/activity`);
+    const log = page.getByRole('table', { name: 'Activity' });
+    await expect(log.getByRole('columnheader', { name: 'Language' })).toBeVisible();
+    await expect(log.getByRole('row').filter({ hasText: 'entry.updated' }).first()).toContainText('fr');
     await expectAccessible(page);
   });
 }
