@@ -92,6 +92,33 @@ for (const hand of HANDS) {
     });
     expect(project.locales).toEqual(LOCALES);
     await expect(languages.getByLabel('Default language')).toHaveAttribute('readonly', '');
+
+    // A third language falling back to French, stored in canonical case; then removed again.
+    await press(page, languages.getByRole('button', { name: 'Add a language' }), hand);
+    await typeInto(page, languages.getByLabel('Language 3', { exact: true }), 'fr-ca', hand);
+    await choose(page, languages.getByLabel('Language 3 falls back to'), 'fr', hand);
+    await press(page, languages.getByRole('button', { name: 'Save languages' }), hand);
+    await expect(languages.getByLabel('Language 3', { exact: true })).toHaveValue('fr-CA');
+    const three = await api<{ locales: unknown }>(folio(), 'GET', `/v1/projects/${site.projectId}`, {
+      token: site.admin.token,
+    });
+    expect(three.locales).toEqual({
+      default: 'en',
+      available: [...LOCALES.available, { code: 'fr-CA', fallback: 'fr' }],
+    });
+    await press(page, languages.getByRole('button', { name: 'Remove language fr-CA' }), hand);
+    await expect(languages.getByLabel('Language 3', { exact: true })).toHaveCount(0);
+    await press(page, languages.getByRole('button', { name: 'Save languages' }), hand);
+    await expect
+      .poll(
+        async () =>
+          (
+            await api<{ locales: unknown }>(folio(), 'GET', `/v1/projects/${site.projectId}`, {
+              token: site.admin.token,
+            })
+          ).locales,
+      )
+      .toEqual(LOCALES);
     await expectAccessible(page);
     if (hand === 'mouse') await screenshot(page, 'locales-settings');
 
@@ -160,6 +187,14 @@ for (const hand of HANDS) {
     expect(after.locales).toMatchObject({ en: { status: 'published' }, fr: { status: 'published' } });
     expect((await read(site, 'en', false))[0]!.fields).toMatchObject({ title: 'Hello' });
 
+    // Unpublish French only: English stays live, French is missing again (visitors read the fallback).
+    await press(page, hero.getByRole('button', { name: 'Unpublish fr' }), hand);
+    await expect(hero.getByRole('listitem', { name: /^fr: missing/ })).toBeVisible();
+    expect((await read(site, 'fr'))[0]!.locales).toMatchObject({
+      en: { status: 'published' },
+      fr: { publishedAt: null },
+    });
+
     // The choice is remembered: a reload opens the page in French.
     await page.reload();
     await expect(page.getByLabel('Language', { exact: true })).toHaveValue('fr');
@@ -226,6 +261,14 @@ for (const hand of HANDS) {
     });
     expect(stored.map((s) => s.locale).sort()).toEqual(['*', 'fr']);
     await expectAccessible(page);
+
+    // Publish the page in French only: English stays unpublished.
+    await press(page, page.getByRole('button', { name: 'Publish page in fr' }), hand);
+    await expect(page.getByText('Published 1 entry in fr.')).toBeVisible();
+    expect((await read(site, 'fr'))[0]!.locales).toMatchObject({
+      en: { publishedAt: null },
+      fr: { status: 'published' },
+    });
 
     // The activity log: a Language column, fr for the translation saved above.
     await page.goto(`${folio().admin}/p/${site.projectId}/activity`);
