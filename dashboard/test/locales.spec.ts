@@ -92,6 +92,8 @@ for (const hand of HANDS) {
     });
     expect(project.locales).toEqual(LOCALES);
     await expect(languages.getByLabel('Default language')).toHaveAttribute('readonly', '');
+    await expectAccessible(page);
+    if (hand === 'mouse') await screenshot(page, 'locales-settings');
 
     // A third language falling back to French, stored in canonical case; then removed again.
     await press(page, languages.getByRole('button', { name: 'Add a language' }), hand);
@@ -119,8 +121,6 @@ for (const hand of HANDS) {
           ).locales,
       )
       .toEqual(LOCALES);
-    await expectAccessible(page);
-    if (hand === 'mouse') await screenshot(page, 'locales-settings');
 
     // Turning languages off while French holds a value: the API's 409, in its own plain words.
     await syncPage(folio(), site, '/', [HERO]);
@@ -201,6 +201,13 @@ for (const hand of HANDS) {
     await expect(page.getByRole('region', { name: 'hero' }).getByLabel('Title', { exact: true })).toHaveValue(
       'Bonjour',
     );
+
+    // Remove the French title: it reads through English again, and the API holds no French value of it.
+    const again = page.getByRole('region', { name: 'hero' });
+    await press(page, again.getByRole('button', { name: 'Remove the fr translation of Title' }), hand);
+    await expect(again.getByLabel('Title', { exact: true })).toHaveValue('Hello');
+    await expect(again.getByText('from en')).toHaveCount(2);
+    expect((await read(site, 'fr'))[0]!.fallbacks).toEqual({ title: 'en', subtitle: 'en' });
 
     // History names each version's language.
     await press(

@@ -68,6 +68,8 @@ interface Props {
   locale?: string | undefined;
   /** Side by side: the same entry read in another locale, shown read-only beside each field. */
   source?: Entry | undefined;
+  /** The project's default locale (its values have no fallback to return to). */
+  defaultLocale?: string | undefined;
 }
 
 /**
@@ -88,6 +90,7 @@ export const EntryCard = memo(function EntryCard({
   refusal,
   locale,
   source,
+  defaultLocale,
 }: Props) {
   const api = useApi();
   const preview = usePreviewBridge();
@@ -256,6 +259,31 @@ export const EntryCard = memo(function EntryCard({
     setGeneration((g) => g + 1);
   };
 
+  /**
+   * Removes this locale's own value of one localized field (`null`, contract §17): it reads through the
+   * fallback again. Saved at once, alone: pending edits of other fields stay in the draft, moved onto
+   * the new version as an unpublish does.
+   */
+  const removeTranslation = async (key: string) => {
+    setError(null);
+    try {
+      const saved = await saveEntry.mutateAsync({
+        entryId: entry.id,
+        fields: { [key]: null },
+        publish: false,
+        version: draft?.version ?? entry.version,
+        locale,
+      });
+      if (draft && draft.version === entry.version) setDraft({ ...draft, version: saved.version });
+      setGeneration((g) => g + 1);
+    } catch (err) {
+      if (isConflict(err)) {
+        const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
+        setConflict({ action: 'save', ...by, currentVersion: currentVersionOf(err) });
+      } else setError(alertOf(err));
+    }
+  };
+
   const remove = (force: boolean) =>
     removeEntry.mutate(
       { entryId: entry.id, pageId: entry.pageId, force },
@@ -367,6 +395,17 @@ export const EntryCard = memo(function EntryCard({
                   localized={f.localized === true}
                   fallbackFrom={f.key in edits ? undefined : entry.fallbacks?.[f.key]}
                   source={source ? { locale: source.locale ?? '', value: source.fields[f.key] } : undefined}
+                  onRemoveTranslation={
+                    f.localized === true &&
+                    entry.fallbacks !== undefined &&
+                    !entry.fallbacks[f.key] &&
+                    f.key in entry.fields &&
+                    !(f.key in edits) &&
+                    locale !== defaultLocale
+                      ? () => void removeTranslation(f.key)
+                      : undefined
+                  }
+                  busy={busy === 'save' && saveEntry.variables?.fields[f.key] === null}
                 >
                   {control}
                 </LocaleField>

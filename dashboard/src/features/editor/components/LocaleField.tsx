@@ -1,4 +1,4 @@
-import { Badge, Group, Stack, Text, Textarea } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { jsonRows } from '../lib/fields';
 
@@ -23,6 +23,12 @@ interface Props {
   fallbackFrom: string | undefined;
   /** Side by side: the source locale and this field's value there (read-only, beside the control). */
   source?: { locale: string; value: unknown } | undefined;
+  /**
+   * Removes this locale's own value (PATCH `null`), so the field reads through the fallback again;
+   * offered only where there is one to remove and a fallback to read (not in the default locale).
+   */
+  onRemoveTranslation?: (() => void) | undefined;
+  busy?: boolean;
   children: ReactNode;
 }
 
@@ -33,7 +39,16 @@ interface Props {
  * translator sees what visitors see, but it is never sent: the form sends only what was typed
  * (EntryCard's draft holds changed keys only).
  */
-export function LocaleField({ label, locale, localized, fallbackFrom, source, children }: Props) {
+export function LocaleField({
+  label,
+  locale,
+  localized,
+  fallbackFrom,
+  source,
+  onRemoveTranslation,
+  busy = false,
+  children,
+}: Props) {
   const note = !localized ? (
     <Text size="xs" c="dimmed">
       Shared: the same in every language.
@@ -45,6 +60,21 @@ export function LocaleField({ label, locale, localized, fallbackFrom, source, ch
       </Badge>
       <Text size="xs" c="dark">
         Not translated into {locale} yet: this is the {fallbackFrom} value. Type to translate it.
+      </Text>
+    </Group>
+  ) : onRemoveTranslation ? (
+    <Group gap={6}>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        loading={busy}
+        aria-label={`Remove the ${locale} translation of ${label}`}
+        onClick={onRemoveTranslation}
+      >
+        Remove translation
+      </Button>
+      <Text size="xs" c="dimmed">
+        (it then reads the value it falls back on)
       </Text>
     </Group>
   ) : null;

@@ -233,6 +233,7 @@ export function PageEditorRoute() {
                   refusal={refusal.get(entry.id)}
                   locale={locale}
                   source={sourceById.get(entry.id)}
+                  defaultLocale={locales?.default}
                 />
               ))
             )}
