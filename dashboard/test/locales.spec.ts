@@ -218,6 +218,23 @@ for (const hand of HANDS) {
     await expect(page.getByLabel('Language fr').first()).toBeVisible();
     await expect(page.getByLabel('Language en').first()).toBeVisible();
     await expectAccessible(page);
+
+    // Restoring a French version writes into French (its own title again), with French's version as If-Match.
+    const frVersion = page
+      .getByRole('region', { name: /^Version of/ })
+      .filter({ has: page.getByLabel('Language fr') })
+      .first();
+    await press(page, frVersion.getByRole('button', { name: 'Restore' }), hand);
+    await press(
+      page,
+      page.getByRole('dialog', { name: 'Restore this version?' }).getByRole('button', { name: 'Restore' }),
+      hand,
+    );
+    await expect(page.getByText('Restored into the working copy. Publish it to make it live.')).toBeVisible();
+    const restored = (await read(site, 'fr'))[0]!;
+    expect(restored.fields).toMatchObject({ title: 'Bonjour' });
+    expect(restored.fallbacks).toEqual({ subtitle: 'en' });
+    expect((await read(site, 'en'))[0]!.fields).toMatchObject({ title: 'Hello' });
   });
 }
 
