@@ -55,6 +55,7 @@ export {
   type ReadOptions,
 } from './folio.js';
 export type { LiveOptions } from './live.js';
+export { editAttributes } from './place.js';
 export { type SseEvent, sseParser } from './sse.js';
 export type {
   ComponentDefinition,
@@ -67,3 +68,11 @@ export type {
   SnapshotInput,
   SyncResult,
 } from './types.js';
+export type {
+  BridgeMessage,
+  BridgeVersion,
+  EditorMessage,
+  ItemPath,
+  MessageBody,
+  SiteMessage,
+} from './visual/protocol.js';
