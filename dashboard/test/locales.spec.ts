@@ -181,8 +181,8 @@ for (const hand of HANDS) {
     await expect(page.getByText(/Published 1 entry in every language/)).toBeVisible();
     await expect(hero.getByRole('listitem', { name: 'fr: published (editing)' })).toBeVisible();
     // Each locale's published copy, as the editor's read reports it. (On main as of this test a visitor's
-    // read with ?locale=fr answers the default's copy, without `locale`: visitors' reads per locale have
-    // not landed yet, so only the default's visitor read is asserted.)
+    // GET /v1/content/:pageId?locale=fr answers the default's copy, without `locale`: the route's visitor
+    // path, publishedPage, takes no locale yet; so only the default's visitor read is asserted.)
     const after = (await read(site, 'fr'))[0]!;
     expect(after.locales).toMatchObject({ en: { status: 'published' }, fr: { status: 'published' } });
     expect((await read(site, 'en', false))[0]!.fields).toMatchObject({ title: 'Hello' });
