@@ -1,6 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
 import type { FolioClient, Schemas } from '@folio/client';
 import { call, folioClient } from '../api.js';
+import type { SnapshotAll } from '../archive/format.js';
 import type { Command } from '../command.js';
 import { pathIn, writeAtomically } from '../files.js';
 import { ApiError, UsageError } from '../io.js';
@@ -70,7 +71,7 @@ Options:
 };
 
 /** What a snapshot holds, in words: pages and entries, and its locales. */
-function contentOf(snapshot: OneLocale | EveryLocale): string {
+function contentOf(snapshot: OneLocale | SnapshotAll): string {
   if ('locales' in snapshot) {
     const codes = Object.keys(snapshot.locales);
     const pages = new Set(Object.values(snapshot.locales).flatMap((content) => Object.keys(content)));
@@ -84,15 +85,6 @@ function contentOf(snapshot: OneLocale | EveryLocale): string {
 
 /** One locale's snapshot (`locale` set in a project with locales), as the client types it. */
 type OneLocale = Schemas['Snapshot'] & { locale?: string };
-/**
- * The `?locale=*` document (contract §14, §17: schema 2), which the API documents in prose only:
- * derived from one locale's snapshot.
- */
-type EveryLocale = Omit<OneLocale, 'schema' | 'content' | 'locale'> & {
-  schema: 2;
-  defaultLocale: string;
-  locales: Record<string, Schemas['Snapshot']['content']>;
-};
 
 /**
  * What to bake: `--locale` as given, else every locale's document, else (a project without locales,
@@ -102,12 +94,12 @@ async function readSnapshot(
   client: FolioClient,
   url: string,
   locale: string | undefined,
-): Promise<OneLocale | EveryLocale> {
+): Promise<OneLocale | SnapshotAll> {
   const read = (query: { locale?: string }, what = 'read the snapshot') =>
     call(url, what, () =>
       // Until the client is regenerated with the snapshot's ?locale= (contract §14).
       client.GET('/v1/snapshot', { params: { query: query as never } }),
-    ) as Promise<OneLocale | EveryLocale>;
+    ) as Promise<OneLocale | SnapshotAll>;
   if (locale !== undefined) return read({ locale }, `read the snapshot of locale ${locale}`);
   try {
     return await read({ locale: '*' });
