@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * A stand-in for a site, on its own origins, playing the site's end of the preview bridge (BRIDGE.md)
  * the way @folio/sdk does: hello to the dashboard until `init`, then it reads the page's entries with
- * the preview token (drafts) and says `ready`; `draft` re-renders a title at once, `highlight` is
- * recorded, a click on a title posts `select`. It accepts messages only from the dashboard's origin
+ * the preview token (drafts) and says `ready`; `draft` re-renders an entry at once, `highlight` is
+ * recorded, a click on a title posts `select`, a click on a list item (or block) `select` with its
+ * path by `_key`. It accepts messages only from the dashboard's origin
  * and its parent window. Every bridge message it receives is kept in `window.received`, and the
  * number of hellos it sent in `window.hellos`.
  *
@@ -56,14 +57,46 @@ window.received = [];
 let initialised = false;
 const post = (message) => parent.postMessage({ folio: 'bridge', v: 1, ...message }, folio);
 const entries = document.getElementById('entries');
-function render(list) {
-  entries.replaceChildren(...list.map((entry) => {
+// An entry: its title (a click selects the entry), then each list or blocks field as a list whose
+// items are buttons named by their title, heading or caption (a click, or Enter, selects the item and that field by
+// _key, as @folio/sdk's overlay does), nested lists inside.
+function renderEntry(entryId, fields) {
+  const box = document.createElement('section');
+  box.dataset.box = entryId;
+  if (typeof fields.title === 'string') {
     const title = document.createElement('h2');
-    title.dataset.entry = entry.id;
-    title.textContent = entry.fields.title ?? '';
-    title.addEventListener('click', () => post({ type: 'select', entryId: entry.id }));
-    return title;
-  }));
+    title.dataset.entry = entryId;
+    title.textContent = fields.title;
+    title.addEventListener('click', () => post({ type: 'select', entryId }));
+    box.append(title);
+  }
+  box.append(...lists(entryId, fields, ''));
+  return box;
+}
+function lists(entryId, fields, at) {
+  return Object.entries(fields)
+    .filter(([, v]) => Array.isArray(v) && v.length > 0 && v.every((i) => i && typeof i._key === 'string'))
+    .map(([key, items]) => {
+      const list = document.createElement('ul');
+      list.setAttribute('aria-label', key);
+      list.append(...items.map((item) => {
+        const path = (at ? at + '.' : '') + key + '[_key=' + item._key + ']';
+        const named = ['title', 'heading', 'caption'].find((k) => typeof item[k] === 'string');
+        const text = named ? [named, item[named]] : undefined;
+        const li = document.createElement('li');
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = text ? text[1] : item._key;
+        button.addEventListener('click', () =>
+          post({ type: 'select', entryId, path: path + (text ? '.' + text[0] : '') }));
+        li.append(button, ...lists(entryId, item, path));
+        return li;
+      }));
+      return list;
+    });
+}
+function render(list) {
+  entries.replaceChildren(...list.map((entry) => renderEntry(entry.id, entry.fields)));
 }
 addEventListener('message', async (event) => {
   if (event.origin !== folio || event.source !== parent) return;
@@ -78,10 +111,11 @@ addEventListener('message', async (event) => {
     render((await res.json()).data);
     post({ type: 'ready', pageId });
   } else if (message.type === 'draft') {
-    const title = document.querySelector('[data-entry="' + CSS.escape(message.entryId) + '"]');
-    if (title) title.textContent = message.fields.title ?? '';
+    const box = document.querySelector('[data-box="' + CSS.escape(message.entryId) + '"]');
+    if (box) box.replaceWith(renderEntry(message.entryId, message.fields));
   } else if (message.type === 'highlight') {
     document.body.dataset.highlight = message.entryId ?? '';
+    document.body.dataset.highlightPath = message.path ?? '';
   }
 });
 window.hellos = 0;

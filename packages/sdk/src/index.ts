@@ -57,6 +57,7 @@ export {
   type SnapshotOptions,
 } from './folio.js';
 export type { LiveOptions } from './live.js';
+export { editAttributes } from './place.js';
 export { type SseEvent, sseParser } from './sse.js';
 export type {
   ComponentDefinition,
@@ -70,3 +71,11 @@ export type {
   SnapshotInput,
   SyncResult,
 } from './types.js';
+export type {
+  BridgeMessage,
+  BridgeVersion,
+  EditorMessage,
+  ItemPath,
+  MessageBody,
+  SiteMessage,
+} from './visual/protocol.js';

@@ -14,11 +14,35 @@ const pages = new URL('./pages/', import.meta.url).pathname;
 const components = [
   { componentId: 'Hero', instanceKey: 'hero', fields: [{ key: 'title', type: 'text' as const }] },
   { componentId: 'Cta', instanceKey: 'cta', fields: [{ key: 'label', type: 'text' as const }] },
+  {
+    componentId: 'Features',
+    instanceKey: 'features',
+    fields: [
+      {
+        key: 'items',
+        type: 'list' as const,
+        fields: [
+          { key: 'title', type: 'text' as const },
+          { key: 'body', type: 'text' as const },
+        ],
+      },
+      { key: 'logos', type: 'list' as const, fields: [{ key: 'src', type: 'image' as const }] },
+    ],
+  },
+];
+const LOGOS = [
+  { _key: 'logo-a', src: 'https://example.com/a.png' },
+  { _key: 'logo-b', src: 'https://example.com/b.png' },
+];
+const FEATURES = [
+  { _key: 'first-item', title: 'Fast', body: 'Ready in a second.' },
+  { _key: 'second_item', title: 'Kind', body: 'Says what went wrong.' },
 ];
 
 /** What pages/site.ts renders into: the Hero (with a link) and the Cta. */
 const SITE_BODY = `<header id="hero"><h1 id="title">…</h1><p>Fresh every morning.</p>
-<a id="more" href="/elsewhere">Read more</a></header><section id="cta"><p id="label"></p></section>`;
+<a id="more" href="/elsewhere">Read more</a></header><section id="cta"><p id="label"></p></section>
+<ul id="features"></ul><ul id="logos"></ul>`;
 
 interface Watched {
   listeners: string[];
@@ -47,6 +71,10 @@ for (const kind of dbKinds()) {
       await createFolio({ url: folio.url, key: site.key }).register('/', components);
       await site.edit('/', 'hero', { title: 'Published title' });
       await site.edit('/', 'cta', { label: 'Order' });
+      await site.edit('/', 'features', {
+        items: FEATURES,
+        logos: LOGOS,
+      });
       await site.edit('/', 'hero', { title: 'Draft title' }, 'draft');
       heroId = await site.entryId('/', 'hero');
       ({ editor, stranger, web, siteUrl, close } = await startRig({
@@ -154,6 +182,92 @@ for (const kind of dbKinds()) {
         // A save (anyone's) makes a newer version: it replaces the overlay.
         await site.edit('/', 'hero', { title: 'Saved by someone' }, 'draft');
         await waitFor(async () => clean(await title.textContent()) === 'Saved by someone', 5000, 'the save');
+      } finally {
+        await page.close();
+        web.requests.length = 0;
+      }
+    });
+
+    it('nested items: marked by _key, a click names the item and field, highlight outlines the item, drafts re-render it', async () => {
+      const page = await open(editor);
+      try {
+        const frame = await frameOf(page, web.url);
+        await waitFor(async () => (await received(page, 'hello')).length > 0, 10_000, 'hello');
+        await postToSite(page, web.url, {
+          type: 'init',
+          previewToken: await site.previewToken(),
+          pageId: '/',
+        });
+        await waitFor(async () => (await received(page, 'ready')).length > 0, 10_000, 'ready');
+        const second = frame.locator('li[data-key="second_item"]');
+        await waitFor(async () => MARKS.test((await second.textContent()) ?? ''), 10_000, 'marked items');
+        // `_key` is never marked: the site keys its items by it.
+        const keys = await frame
+          .locator('#features li')
+          .evaluateAll((lis) => lis.map((li) => (li as HTMLElement).dataset.key));
+        assert.deepEqual(keys, ['first-item', 'second_item']);
+        const featuresId = await site.entryId('/', 'features');
+
+        // A click on an item's body names the item and the field, by _key; on the item itself (around its
+        // texts), the item.
+        await second.locator('p').click();
+        await waitFor(async () => (await received(page, 'select')).length > 0, 5000, 'select');
+        assert.deepEqual((await received(page, 'select'))[0]?.data, {
+          folio: 'bridge',
+          v: 1,
+          type: 'select',
+          entryId: featuresId,
+          path: 'items[_key=second_item].body',
+        });
+        await second.dispatchEvent('click');
+        await waitFor(async () => (await received(page, 'select')).length > 1, 5000, 'a second select');
+        assert.equal((await received(page, 'select'))[1]?.data.path, 'items[_key=second_item]');
+        // Hover outlines the item, not the whole list.
+        await second.locator('h3').hover();
+        await waitFor(
+          async () => (await outlineOf(frame, 'li[data-key="second_item"]')).includes('dashed'),
+          5000,
+          'hover',
+        );
+        assert.ok(!(await outlineOf(frame, '#features')).includes('dashed'));
+
+        // The editor is in the first item's title: that item is outlined.
+        await postToSite(page, web.url, {
+          type: 'highlight',
+          entryId: featuresId,
+          path: 'items[_key=first-item].title',
+        });
+        await waitFor(
+          async () => (await outlineOf(frame, 'li[data-key="first-item"]')).includes('solid'),
+          5000,
+          'the item highlighted',
+        );
+
+        // Typing in a nested field, then a reorder: the page follows, each item keeps its marks by _key.
+        await postToSite(page, web.url, {
+          type: 'draft',
+          entryId: featuresId,
+          fields: { items: [FEATURES[1], { ...FEATURES[0], title: 'Faster' }], logos: LOGOS },
+        });
+        await waitFor(
+          async () => clean(await frame.locator('#features li h3').first().textContent()) === 'Kind',
+          5000,
+          'the reorder',
+        );
+        const first = frame.locator('li[data-key="first-item"]');
+        assert.equal(clean(await first.locator('h3').textContent()), 'Faster');
+        await first.locator('h3').click();
+        await waitFor(async () => (await received(page, 'select')).length > 2, 5000, 'a third select');
+        assert.equal((await received(page, 'select'))[2]?.data.path, 'items[_key=first-item].title');
+        // Still outlined after it moved: found by its key, not its place.
+        assert.ok((await outlineOf(frame, 'li[data-key="first-item"]')).includes('solid'));
+
+        // An item with no text of its own, marked by the site with editAttributes: found by it.
+        const logo = frame.locator('li[data-key="logo-b"]');
+        assert.equal(await logo.getAttribute('data-folio-place'), `${featuresId}:logos[_key=logo-b]`);
+        await logo.locator('img').click();
+        await waitFor(async () => (await received(page, 'select')).length > 3, 5000, 'a fourth select');
+        assert.equal((await received(page, 'select'))[3]?.data.path, 'logos[_key=logo-b]');
       } finally {
         await page.close();
         web.requests.length = 0;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { stegaClean } from '../src/index.js';
+import { editAttributes, stegaClean } from '../src/index.js';
 import { mark, markOf, unmark } from '../src/visual/stega.js';
 
 describe('stega marks', () => {
@@ -25,5 +25,16 @@ describe('stega marks', () => {
     const list = [mark('x', id)];
     assert.equal(stegaClean(list), list);
     assert.equal(stegaClean('plain'), 'plain');
+  });
+
+  it('editAttributes: nothing outside a session; the place a session gave a value, hidden from JSON and spreads', () => {
+    assert.deepEqual(editAttributes({ _key: 'a', title: 'x' }), {});
+    assert.deepEqual(editAttributes(undefined), {});
+    assert.deepEqual(editAttributes('text'), {});
+    const item = { _key: 'a' };
+    Object.defineProperty(item, Symbol.for('folio.place'), { value: `${id}:items[_key=a]` });
+    assert.deepEqual(editAttributes(item), { 'data-folio-place': `${id}:items[_key=a]` });
+    assert.equal(JSON.stringify(item), '{"_key":"a"}');
+    assert.deepEqual(editAttributes({ ...item }), {});
   });
 });

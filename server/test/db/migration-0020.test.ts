@@ -52,5 +52,41 @@ describeEachDb('migration 0020 on a populated database', (ctx) => {
       after.map((e) => e.fields),
       editor.map((e) => e.fields),
     );
+
+    // Down again with a French value written: the default locale's content is kept whole.
+    // A member's sync flips `title` to localized (a publishable-key sync may not, §17).
+    const flip = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/definitions/sync',
+      headers: { ...site.key, ...bearer(site.admin.token) },
+      payload: {
+        pageId: '/',
+        components: [
+          {
+            componentId: 'Hero',
+            instanceKey: 'hero',
+            fields: [{ key: 'title', type: 'text', localized: true }],
+          },
+        ],
+      },
+    });
+    assert.equal(flip.status, 200, JSON.stringify(flip.body));
+    const fr = await call(ctx.app, {
+      method: 'PATCH',
+      url: `/v1/content/${id}?locale=fr`,
+      headers: site.editing,
+      payload: { fields: { title: 'Bonjour' }, status: 'published' },
+    });
+    assert.equal(fr.status, 200, JSON.stringify(fr.body));
+    for (;;) {
+      const { results } = await migrateDown(ctx.db);
+      assert.equal(results?.[0]?.status, 'Success');
+      if (results![0]!.migrationName === NAME) break;
+    }
+    const kept = await sql<{ fields: string; publishedFields: string }>`
+      select fields, published_fields from content_entries where id = ${id}`.execute(ctx.db);
+    assert.deepEqual(JSON.parse(kept.rows[0]?.fields ?? '{}'), { title: 'Draft' });
+    assert.deepEqual(JSON.parse(kept.rows[0]?.publishedFields ?? '{}'), { title: 'Hello' });
+    await migrateToLatest(ctx.db);
   });
 });

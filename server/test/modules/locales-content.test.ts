@@ -276,4 +276,86 @@ describeEachDb('content in locales (editor side)', (ctx) => {
     assert.equal((await setLocales(LOCALES)).status, 200);
     assert.equal((await read(site, 'fr')).fields.title, 'Bonjour');
   });
+
+  it('flipping localized moves nothing: the default value is the shared one, other locales come back (§17)', async () => {
+    const { site, id } = await localizedSite();
+    await patch(site, id, 'en', { fields: { title: 'Hello' } });
+    await patch(site, id, 'fr', { fields: { title: 'Bonjour' } });
+    const memberSync = async (localized: boolean) => {
+      const res = await call(ctx.app, {
+        method: 'POST',
+        url: '/v1/definitions/sync',
+        headers: { ...site.key, ...bearer(site.admin.token) },
+        payload: {
+          pageId: '/',
+          components: [
+            { ...HERO, fields: HERO.fields.map((f) => (f.key === 'title' ? { ...f, localized } : f)) },
+          ],
+        },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    await memberSync(false);
+    const shared = await read(site, 'fr');
+    assert.equal(shared.fields.title, 'Hello', "en's value became the shared one");
+    assert.deepEqual(shared.fallbacks, {});
+    await memberSync(true);
+    assert.equal((await read(site, 'fr')).fields.title, 'Bonjour', "fr's own value came back");
+    assert.equal((await read(site, 'en')).fields.title, 'Hello');
+  });
+
+  it('references: rows carry the locale of a localized value; a French published reference stops a delete', async () => {
+    const { site } = await localizedSite();
+    await sync(ctx.app, site, '@site', [
+      { componentId: 'Quote', instanceKey: 'a', fields: [{ key: 'text', type: 'text' }] },
+      { componentId: 'Quote', instanceKey: 'b', fields: [{ key: 'text', type: 'text' }] },
+    ]);
+    await sync(ctx.app, site, '/q', [
+      {
+        componentId: 'Card',
+        instanceKey: 'card',
+        fields: [
+          { key: 'quote', type: 'reference', localized: true },
+          { key: 'also', type: 'reference' },
+        ],
+      },
+    ]);
+    const list = async (pageId: string) =>
+      (await call(ctx.app, { method: 'GET', url: pageUrl(pageId), headers: site.editing })).body.data as {
+        id: string;
+        instanceKey: string;
+      }[];
+    const quotes = await list('@site');
+    const a = quotes.find((q) => q.instanceKey === 'a')?.id as string;
+    const b = quotes.find((q) => q.instanceKey === 'b')?.id as string;
+    const card = (await list('/q'))[0]?.id as string;
+    assert.equal((await patch(site, card, 'en', { fields: { quote: a, also: b } })).status, 200);
+    const fr = await patch(site, card, 'fr', { fields: { quote: b }, status: 'published' });
+    assert.equal(fr.status, 200, JSON.stringify(fr.body));
+    const refs = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${b}/references`,
+      headers: site.editing,
+    });
+    assert.equal(refs.status, 200, JSON.stringify(refs.body));
+    assert.deepEqual(
+      refs.body.data.map((r: { copy: string; path: string; locale: string | null }) => [
+        r.copy,
+        r.path,
+        r.locale,
+      ]),
+      [
+        ['published', 'fields.also', null],
+        ['published', 'fields.quote', 'fr'],
+        ['working', 'fields.also', null],
+        ['working', 'fields.quote', 'fr'],
+      ],
+    );
+    const del = await call(ctx.app, {
+      method: 'DELETE',
+      url: `/v1/content/${b}`,
+      headers: { ...site.key, ...bearer(site.admin.token) },
+    });
+    assert.equal(del.status, 409, JSON.stringify(del.body));
+  });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
+import { pageUrl, type Site, sync } from '../helpers/content.js';
 import { bearer, call, newMember, newProject } from '../helpers/factories.js';
 import {
   createWebhook,
@@ -9,6 +10,10 @@ import {
   startReceiver,
   waitFor,
 } from '../helpers/hooks.js';
+
+/** The parts of a Site that sync reads (the publishable key). */
+const site = (project: { apiKey: string }, admin: { token: string }) =>
+  ({ key: { 'x-cms-key': project.apiKey }, admin }) as unknown as Site;
 
 const EN_FR = {
   default: 'en',
@@ -167,6 +172,33 @@ describeEachDb(
           );
           const body = JSON.parse(receiver.received[0]?.body ?? '{}');
           assert.deepEqual(body.reasons, ['project.locales_removed']);
+          assert.deepEqual(body.locales, ['fr-CA'], 'the removed locale: what the site built for it must go');
+
+          // A publish in fr names fr (the generic body's locales, §17).
+          await sync(ctx.app, site(project, admin), '/', [
+            {
+              componentId: 'Hero',
+              instanceKey: 'hero',
+              fields: [{ key: 'title', type: 'text', localized: true }],
+            },
+          ]);
+          const entries = await call(ctx.app, {
+            method: 'GET',
+            url: pageUrl('/'),
+            headers: { 'x-cms-key': project.apiKey, ...bearer(admin.token) },
+          });
+          const published = await call(ctx.app, {
+            method: 'PATCH',
+            url: `/v1/content/${entries.body.data[0].id}?locale=fr`,
+            headers: { 'x-cms-key': project.apiKey, ...bearer(admin.token) },
+            payload: { fields: { title: 'Bonjour' }, status: 'published' },
+          });
+          assert.equal(published.status, 200, JSON.stringify(published.body));
+          const deploys = () => receiver.received.filter((r) => r.url === '/deploy');
+          await waitFor(() => deploys().length >= 2, 15_000, 'the second deploy call');
+          const second = JSON.parse(deploys()[1]?.body ?? '{}');
+          assert.deepEqual(second.reasons, ['content.published']);
+          assert.deepEqual(second.locales, ['fr']);
         } finally {
           await receiver.close();
         }

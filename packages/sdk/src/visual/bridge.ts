@@ -1,4 +1,5 @@
 import type { ComponentDefinition, Entry, PageEntry } from '../types.js';
+import type { EditorMessage, MessageBody, SiteMessage } from './protocol.js';
 import type { Session } from './session.js';
 
 /**
@@ -14,14 +15,27 @@ import type { Session } from './session.js';
  * frame or a popup of the same origin is not the editor); posts name the editor origin as
  * targetOrigin, so a page framed by a stranger never delivers `hello` to it, and never receives a token.
  */
-export interface BridgeMessage {
-  folio: 'bridge';
-  v: 1;
-  type: string;
-  [key: string]: unknown;
-}
+export type Post = (message: MessageBody<SiteMessage>) => void;
 
-export type Post = (type: string, body: Record<string, unknown>) => void;
+/** A message of the editor this end knows, with the fields its type needs; anything else is null. */
+export function asEditorMessage(data: unknown): EditorMessage | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const m = data as Record<string, unknown>;
+  if (m.folio !== 'bridge' || m.v !== 1) return null;
+  const optionalString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+  const valid =
+    m.type === 'init'
+      ? typeof m.previewToken === 'string' && typeof m.pageId === 'string'
+      : m.type === 'draft'
+        ? typeof m.entryId === 'string' &&
+          typeof m.fields === 'object' &&
+          m.fields !== null &&
+          !Array.isArray(m.fields)
+        : m.type === 'highlight' &&
+          (typeof m.entryId === 'string' || m.entryId === null) &&
+          optionalString(m.path);
+  return valid ? (m as unknown as EditorMessage) : null;
+}
 
 /** What folio.ts hands over: its state that a session reads or changes. */
 export interface BridgeHost {
@@ -40,11 +54,13 @@ export interface BridgeHost {
 export function openBridge(host: BridgeHost): void {
   const { editorOrigin, pageId } = host;
   const parent = window.parent;
-  const post: Post = (type, body) =>
-    parent.postMessage({ folio: 'bridge', v: 1, type, ...body }, editorOrigin);
+  const post: Post = (body) => {
+    const message: SiteMessage = { folio: 'bridge', v: 1, ...body };
+    parent.postMessage(message, editorOrigin);
+  };
   let session: Session | undefined;
   let sent = 0;
-  const hello = () => (++sent > 20 ? clearInterval(repeat) : post('hello', { pageId }));
+  const hello = () => (++sent > 20 ? clearInterval(repeat) : post({ type: 'hello', pageId }));
   const repeat = setInterval(hello, 500);
   const giveUp = setTimeout(() => removeEventListener('message', listen), 10_000);
   hello();
@@ -54,14 +70,14 @@ export function openBridge(host: BridgeHost): void {
     session ??= createSession(host, post);
     host.begin(previewToken, session);
     await host.page(pageId);
-    post('ready', { pageId });
+    post({ type: 'ready', pageId });
   }
 
   function listen(event: MessageEvent): void {
-    const message = event.data as BridgeMessage | null;
     if (event.origin !== editorOrigin || event.source !== parent) return;
-    if (message?.folio !== 'bridge' || message.v !== 1) return;
-    if (message.type === 'init' && typeof message.previewToken === 'string') {
+    const message = asEditorMessage(event.data);
+    if (!message) return;
+    if (message.type === 'init') {
       clearInterval(repeat);
       clearTimeout(giveUp);
       start(message.previewToken).catch(host.onError);

@@ -1,18 +1,27 @@
 import type { Entry } from '../types.js';
-import type { BridgeHost, BridgeMessage, Post } from './bridge.js';
+import type { BridgeHost, Post } from './bridge.js';
 import { startOverlay } from './overlay.js';
-import { mark, unmark } from './stega.js';
+import type { EditorMessage } from './protocol.js';
+import { markCode, unmark } from './stega.js';
 
 export interface Session {
   /** An entry as the site should see it: the editor's unsaved fields over it, its text marked. */
   view(entry: Entry): Entry;
-  receive(message: BridgeMessage): void;
+  receive(message: EditorMessage): void;
 }
 
 interface Overlay {
   fields: Record<string, unknown>;
   /** The version the unsaved fields were typed over; a newer one (a save) replaces them. */
   base?: number;
+}
+
+/** A field's declaration as far as marking needs: its type and, for containers, what they hold. */
+interface Declared {
+  key: string;
+  type: string;
+  fields?: readonly Declared[];
+  blocks?: readonly { componentId: string; fields: readonly Declared[] }[];
 }
 
 /**
@@ -22,20 +31,84 @@ interface Overlay {
  */
 const ADDRESS = /^(?:[a-z][a-z\d+.-]*:|\/|#|\d{4}-\d\d-\d\d)/i;
 
+/** ../place.ts's symbol (registered, so this chunk shares no module with the main bundle). */
+const PLACE = Symbol.for('folio.place');
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
- * A visual-editing session (a chunk of its own, imported by ./bridge.ts), started by the first valid `init`: overlays of unsaved fields (`draft`),
- * stega marks on the text values handed to the site, and the outlines and clicks of ./overlay.ts.
+ * A visual-editing session (a chunk of its own, imported by ./bridge.ts), started by the first valid
+ * `init`: overlays of unsaved fields (`draft`), stega marks on the text values handed to the site, and
+ * the outlines and clicks of ./overlay.ts.
+ *
+ * Each mark names the entry and where the value sits (`entryId:path`, the path with items by `_key`:
+ * `features[_key=k2].title`, ./protocol.ts), at every depth: a text inside a list item, a block or an
+ * object is marked as a top-level one is, so a click on it opens that item's form in the dashboard.
+ * `_key` and `_type` are never marked (the site keys and switches on them).
  */
 export function createSession(host: Pick<BridgeHost, 'sinks' | 'fields'>, post: Post): Session {
   /** The latest entry read or streamed per id, before overlay and marks. */
   const raw = new Map<string, Entry>();
   const overlays = new Map<string, Overlay>();
-  const overlay = startOverlay(document, (entryId) => post('select', { entryId }));
+  const overlay = startOverlay(document, (entryId, path) =>
+    post({ type: 'select', entryId, ...(path ? { path } : {}) }),
+  );
 
-  function markable(entry: Entry, key: string, value: unknown): value is string {
-    if (typeof value !== 'string' || value === '') return false;
-    const type = host.fields.get(entry.componentId)?.find((field) => field.key === key)?.type;
+  /** Each place's mark, made once: a draft re-marks every value of its entry on each keystroke. */
+  const codes = new Map<string, string>();
+  const code = (payload: string) => {
+    let made = codes.get(payload);
+    if (made === undefined) {
+      made = markCode(payload);
+      codes.set(payload, made);
+    }
+    return made;
+  };
+
+  function markText(type: string | undefined, value: string): boolean {
+    if (value === '') return false;
     return type ? type === 'text' || type === 'richtext' : !ADDRESS.test(value);
+  }
+
+  /** `value` with its text marked, as the declaration `decl` (if known) says; `path` is where it sits. */
+  function marked(entryId: string, decl: Declared | undefined, value: unknown, path: string): unknown {
+    if (typeof value === 'string')
+      return markText(decl?.type, value) ? value + code(`${entryId}:${path}`) : value;
+    if (Array.isArray(value)) {
+      // A list or blocks: items with a `_key` get a path by it; anything else is left as it is.
+      if (decl && decl.type !== 'list' && decl.type !== 'blocks') return value;
+      return value.map((item) => {
+        if (!isRecord(item) || typeof item._key !== 'string') return item;
+        const fields =
+          decl?.type === 'blocks'
+            ? decl.blocks?.find((b) => b.componentId === item._type)?.fields
+            : decl?.fields;
+        return markedFields(entryId, fields, item, `${path}[_key=${item._key}]`);
+      });
+    }
+    // An object only when declared one: an undeclared object may be JSON data, or a link's address.
+    if (isRecord(value) && decl?.type === 'object') return markedFields(entryId, decl.fields, value, path);
+    return value;
+  }
+
+  function markedFields(
+    entryId: string,
+    declared: readonly Declared[] | undefined,
+    values: Record<string, unknown>,
+    at: string,
+  ): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(values)) {
+      if (key === '_key' || key === '_type') out[key] = value;
+      else {
+        const decl = declared?.find((field) => field.key === key);
+        out[key] = marked(entryId, decl, value, at ? `${at}.${key}` : key);
+      }
+    }
+    // Its place, for `editAttributes` (../place.ts): hidden from JSON, spreads and key listings.
+    Object.defineProperty(out, PLACE, { value: at ? `${entryId}:${at}` : entryId });
+    return out;
   }
 
   function view(entry: Entry): Entry {
@@ -43,18 +116,14 @@ export function createSession(host: Pick<BridgeHost, 'sinks' | 'fields'>, post: 
     const held = overlays.get(entry.id);
     if (held && held.base === undefined) held.base = entry.version;
     else if (held && entry.version > (held.base ?? 0)) overlays.delete(entry.id);
-    const fields: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(overlays.get(entry.id)?.fields ?? entry.fields)) {
-      fields[key] = markable(entry, key, value) ? mark(value, entry.id) : value;
-    }
+    const declared = host.fields.get(entry.componentId) as readonly Declared[] | undefined;
+    const fields = markedFields(entry.id, declared, overlays.get(entry.id)?.fields ?? entry.fields, '');
     return { ...entry, fields };
   }
 
   function draft(entryId: string, given: Record<string, unknown>): void {
     // Marks pasted from the page into the form are not content.
-    const fields: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(given))
-      fields[key] = typeof value === 'string' ? unmark(value) : value;
+    const fields = unmarkedDeep(given) as Record<string, unknown>;
     const entry = raw.get(entryId);
     overlays.set(entryId, { fields, base: entry?.version });
     if (!entry) return;
@@ -64,14 +133,19 @@ export function createSession(host: Pick<BridgeHost, 'sinks' | 'fields'>, post: 
   return {
     view,
     receive(message) {
-      if (message.type === 'draft' && typeof message.entryId === 'string') {
-        const fields = message.fields;
-        if (fields && typeof fields === 'object' && !Array.isArray(fields)) {
-          draft(message.entryId, fields as Record<string, unknown>);
-        }
-      } else if (message.type === 'highlight') {
-        overlay.highlight(typeof message.entryId === 'string' ? message.entryId : null);
-      }
+      if (message.type === 'draft') draft(message.entryId, message.fields);
+      else if (message.type === 'highlight') overlay.highlight(message.entryId, message.path ?? null);
     },
   };
+}
+
+function unmarkedDeep(value: unknown): unknown {
+  if (typeof value === 'string') return unmark(value);
+  if (Array.isArray(value)) return value.map(unmarkedDeep);
+  if (isRecord(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) out[key] = unmarkedDeep(v);
+    return out;
+  }
+  return value;
 }

@@ -14,12 +14,28 @@ const START = '\u2063';
 const MARK = /\u2063((?:[\u200b-\u200d\u2060]{4})+)/;
 
 export function mark(value: string, id: string): string {
+  return value + markCode(id);
+}
+
+/** The invisible mark of `id` alone (a session keeps each place's mark, made once). */
+export function markCode(id: string): string {
   let code = START;
   for (let i = 0; i < id.length; i++) {
     const byte = id.charCodeAt(i) & 0xff;
     for (let shift = 6; shift >= 0; shift -= 2) code += DIGITS[(byte >> shift) & 3];
   }
-  return value + code;
+  return code;
+}
+
+/**
+ * What a session's mark names: `entryId:path` (./session.ts), the entry and where the value sits in
+ * it; a mark of an older session, the entry id alone.
+ */
+export function placeOf(payload: string): { entryId: string; path: string | null } {
+  const at = payload.indexOf(':');
+  return at < 0
+    ? { entryId: payload, path: null }
+    : { entryId: payload.slice(0, at), path: payload.slice(at + 1) };
 }
 
 /** The id of the first mark in `text`, or undefined. */

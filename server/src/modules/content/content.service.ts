@@ -731,7 +731,8 @@ export function createContentService(
     /** `GET /v1/content/:entryId/references`: who refers to the entry, in which copy and where. */
     async references(projectId: string, entryId: string) {
       if (!(await repo.findEntry(db, projectId, entryId))) throw notFound('Entry');
-      return referencesOf(db, projectId, [entryId], 'any', definitions.declarationsOf);
+      const locales = definitions.localesOf ? await definitions.localesOf(db, projectId) : null;
+      return referencesOf(db, projectId, [entryId], 'any', definitions.declarationsOf, locales);
     },
 
     /**

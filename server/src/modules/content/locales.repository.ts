@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
+import { declaredFieldsOf } from '../definitions/index.js';
 import type { EntryLocaleRow } from './content.table.js';
 
 /**
@@ -79,4 +80,51 @@ export async function writeSlot(
     )
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * The other-locale rows whose own values or published copy hold the text of one of `ids`, with their
+ * entry's page, component and declarations (candidates for referrers.ts, as entriesMentioning is for
+ * the entries' own rows).
+ */
+export function slotsMentioning(
+  db: DbOrTx,
+  projectId: string,
+  ids: readonly string[],
+  copy: 'any' | 'published',
+) {
+  return db
+    .selectFrom('entryLocales as l')
+    .innerJoin('contentEntries as e', 'e.id', 'l.entryId')
+    .select([
+      'l.entryId as id',
+      'l.locale',
+      'l.fields',
+      'l.publishedFields',
+      'e.pageId',
+      'e.instanceKey',
+      'e.componentId',
+    ])
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
+    .where('l.projectId', '=', projectId)
+    .where((eb) =>
+      eb.or(
+        ids.flatMap((id) => [
+          eb('l.publishedFields', 'like', `%"${id}"%`),
+          ...(copy === 'any' ? [eb('l.fields', 'like', `%"${id}"%`)] : []),
+        ]),
+      ),
+    )
+    .execute() as Promise<
+    {
+      id: string;
+      locale: string;
+      fields: string;
+      publishedFields: string | null;
+      pageId: string;
+      instanceKey: string;
+      componentId: string;
+      declaredFields: string | null;
+    }[]
+  >;
 }

@@ -3,18 +3,38 @@ import { failedAttempt, freshAttempt } from '../../jobs/attempts.js';
 import type { AttemptJob, SweepJob } from '../../jobs/types.js';
 import { DEPLOY_TRIGGERS, type EventConsumer, type EventType } from '../../outbox/index.js';
 import { newId } from '../../shared/ids.js';
+import { type Locales, localeCodes } from '../../shared/locales.js';
 import { SecretBoxError } from '../../shared/secret-box.js';
 import { isoAt } from '../../shared/time.js';
 import { signatureHeaders } from '../../shared/webhook-signing.js';
-import { deployHooksOf, findDeployHook } from '../projects/index.js';
+import { deployHooksOf, findDeployHook, loadSite } from '../projects/index.js';
 import * as repo from './deploys.repository.js';
 import type { DeployRow, DeploysTable } from './deploys.table.js';
+
+/**
+ * The locales an event changed (§17): a content event's or a locale removal's `data.locales`; every
+ * locale (`*`) for what every locale holds (objects). Expanded against the project's locales when the
+ * call is sent, and named only in a project with locales.
+ */
+function localesOfEvent(data: unknown): string[] {
+  const locales = (data as { locales?: unknown } | null)?.locales;
+  return Array.isArray(locales) ? locales.filter((l): l is string => typeof l === 'string') : ['*'];
+}
+
+/** The codes a call names: its locales with `*` as every locale the project has now, in the project's order. */
+function changedLocales(stored: string | null, locales: Locales): string[] {
+  const named = new Set(JSON.parse(stored ?? '["*"]') as string[]);
+  const codes = localeCodes(locales);
+  if (named.has('*')) return codes;
+  // A removed locale's deploy names it too: what the site built for it must go.
+  return [...codes.filter((c) => named.has(c)), ...[...named].filter((c) => !codes.includes(c)).sort()];
+}
 
 /** Outbox consumer: publishes fold into their projects' debounced deploy triggers. */
 export const triggersFromEvents: EventConsumer = async (trx, events, { config }) => {
   const publishes = events
     .filter((e) => DEPLOY_TRIGGERS.includes(e.type as EventType))
-    .map((e) => ({ projectId: e.projectId, type: e.type, at: e.createdAt }));
+    .map((e) => ({ projectId: e.projectId, type: e.type, at: e.createdAt, locales: localesOfEvent(e.data) }));
   await repo.recordPublishes(trx, publishes, config.deployDebounceMs);
 };
 
@@ -44,6 +64,7 @@ export const fireDeployTriggers: SweepJob = {
             hookId: hook.id,
             hookType: hook.type,
             reasons: trigger.reasons,
+            locales: trigger.locales,
             requestedAt: now,
             ...freshAttempt(now),
           });
@@ -95,10 +116,12 @@ export const callDeployHooks: AttemptJob<DeployRow, undefined> = {
         }),
       });
     }
+    const locales = (await loadSite(db, 'id', call.projectId))?.locales ?? null;
     const body = JSON.stringify({
       type: 'deploy.requested',
       projectId: call.projectId,
       reasons: JSON.parse(call.reasons) as string[],
+      ...(locales && { locales: changedLocales(call.locales, locales) }),
       requestedAt: call.requestedAt,
     });
     return client.post({

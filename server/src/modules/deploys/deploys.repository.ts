@@ -17,15 +17,25 @@ export const MAX_WAIT_FACTOR = 5;
  */
 export async function recordPublishes(
   trx: Tx,
-  publishes: { projectId: string; type: string; at: string }[],
+  publishes: { projectId: string; type: string; at: string; locales: readonly string[] }[],
   debounceMs: number,
 ): Promise<void> {
-  const byProject = new Map<string, { types: Set<string>; first: string; last: string }>();
+  const byProject = new Map<
+    string,
+    { types: Set<string>; locales: Set<string>; first: string; last: string }
+  >();
   for (const p of publishes) {
     const entry = byProject.get(p.projectId);
-    if (!entry) byProject.set(p.projectId, { types: new Set([p.type]), first: p.at, last: p.at });
+    if (!entry)
+      byProject.set(p.projectId, {
+        types: new Set([p.type]),
+        locales: new Set(p.locales),
+        first: p.at,
+        last: p.at,
+      });
     else {
       entry.types.add(p.type);
+      for (const l of p.locales) entry.locales.add(l);
       if (p.at < entry.first) entry.first = p.at;
       if (p.at > entry.last) entry.last = p.at;
     }
@@ -52,9 +62,16 @@ export async function recordPublishes(
     const last = row.lastAt > burst.last ? row.lastAt : burst.last;
     const fireAt = Math.min(Date.parse(last) + debounceMs, Date.parse(first) + MAX_WAIT_FACTOR * debounceMs);
     const reasons = [...new Set([...(JSON.parse(row.reasons) as string[]), ...burst.types])].sort();
+    const locales = [...new Set([...(JSON.parse(row.locales ?? '[]') as string[]), ...burst.locales])].sort();
     await trx
       .updateTable('deployTriggers')
-      .set({ firstAt: first, lastAt: last, fireAt: isoAt(fireAt), reasons: JSON.stringify(reasons) })
+      .set({
+        firstAt: first,
+        lastAt: last,
+        fireAt: isoAt(fireAt),
+        reasons: JSON.stringify(reasons),
+        locales: locales.length > 0 ? JSON.stringify(locales) : null,
+      })
       .where('projectId', '=', projectId)
       .execute();
   }

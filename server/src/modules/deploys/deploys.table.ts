@@ -8,12 +8,16 @@ export interface DeploysTable extends AttemptColumns {
   /** JSON array of the event types that caused the deploy. */
   reasons: string;
   requestedAt: string;
+  /** JSON array of the locales whose content changed (`*`: every one); null without locales (migration 0021). */
+  locales: string | null;
 }
 
 /** The pending, debounced trigger of a project: durable, so a restart does not lose a deploy. */
 export interface DeployTriggersTable {
   projectId: string;
   reasons: string;
+  /** JSON array of the locales the folded events changed (`*`: every one); null when none named one. */
+  locales: string | null;
   firstAt: string;
   lastAt: string;
   fireAt: string;

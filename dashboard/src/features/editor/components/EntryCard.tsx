@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, JsonInput, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { alertOf, messageOf } from '../../../lib/api';
 import { detailsAt } from '../../../lib/details';
@@ -37,14 +37,18 @@ import {
   toWire,
   workingFields,
 } from '../lib/fields';
+import { elementsOf, keysOf, placeOf } from '../lib/places';
 import { ConflictAlert } from './ConflictAlert';
 import { DeleteDialog } from './DeleteDialog';
 import { FieldControl } from './FieldControl';
-import { type Decl, ProblemsContext } from './structured/decl';
+import { type Decl, ProblemsContext, RevealContext } from './structured/decl';
 import { UsedOnPages } from './UsedOnPages';
 import { useRuleProblems } from './useRuleProblems';
 
 type Action = 'save' | 'publish' | 'unpublish';
+
+/** What takes the cursor when the preview selects a form, an item or a field. */
+const FOCUSABLE = 'input:not([type=hidden]):not([readonly]), textarea, [contenteditable="true"]';
 
 interface Props {
   entry: Entry;
@@ -56,7 +60,13 @@ interface Props {
   active?: boolean;
   /** Changes each time the site in the preview selects this entry: the form is scrolled to and focused. */
   selectRequest?: number;
-  onFocusEntry?(entryId: string): void;
+  /**
+   * Where in the entry the site's click was (`features[_key=a].title`, lib/places.ts), with
+   * selectRequest: that item is opened (and its containers), scrolled to, and its field focused.
+   */
+  selectPath?: string | null;
+  /** Focus moved into this form; `path`: the field or item it is in (the site outlines it). */
+  onFocusEntry?(entryId: string, path: string | null): void;
   /** This entry's problems in a refused page publish (422), shown at its fields. */
   refusal?: RuleProblem[] | undefined;
 }
@@ -75,6 +85,7 @@ export const EntryCard = memo(function EntryCard({
   onDirty,
   active = false,
   selectRequest = 0,
+  selectPath = null,
   onFocusEntry,
   refusal,
 }: Props) {
@@ -116,7 +127,11 @@ export const EntryCard = memo(function EntryCard({
   const edits = draft?.values ?? {};
   const dirty = draft !== null;
 
+  // The draft as last set, read by change(): two changes before the next render (a nested field's
+  // pending value lifted on blur, then another) build on each other instead of the older render's.
+  const current = useRef(draft);
   const setDraft = (next: Draft | null) => {
+    current.current = next;
     setDraftState(next);
     if (next) drafts.write(projectId, entry.id, next);
     else drafts.remove(projectId, entry.id);
@@ -141,29 +156,49 @@ export const EntryCard = memo(function EntryCard({
   useEffect(() => {
     if (draft) preview?.draft(entry.id, workingFields(entry.fields, declared, draft.values), true);
   }, [preview]);
-  // Picked in the preview: bring the form into view and put the cursor in its first field.
+  // Picked in the preview: the items on the way opened (RevealContext, in the same render), then the
+  // form, or the item or field the click was in, brought into view with the cursor in its first field.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: selectPath comes with each new selectRequest
+  const reveal = useMemo(
+    () => ({ keys: new Set(keysOf(selectPath)), request: selectRequest }),
+    [selectRequest],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: selectPath comes with each new selectRequest
   useEffect(() => {
     const section = card.current;
     if (!selectRequest || !section) return;
-    section.scrollIntoView({ block: 'start' });
-    section
-      .querySelector<HTMLElement>(
-        'input:not([type=hidden]):not([readonly]), textarea, [contenteditable="true"]',
-      )
-      ?.focus({ preventScroll: true });
+    const { row, field } = selectPath ? elementsOf(section, selectPath) : { row: null, field: null };
+    const scope = field ?? row ?? section;
+    const input =
+      scope.querySelector<HTMLElement>(FOCUSABLE) ?? (row ?? section).querySelector<HTMLElement>(FOCUSABLE);
+    if (row) row.scrollIntoView({ block: 'center' });
+    else if (field) input?.scrollIntoView({ block: 'center' });
+    else section.scrollIntoView({ block: 'start' });
+    input?.focus({ preventScroll: true });
   }, [selectRequest]);
 
   const change = (key: string, type: FieldType, value: FormValue) => {
     setError(null);
+    setRefused((r) => (r[key] ? (({ [key]: _, ...rest }) => rest)(r) : r));
     const wire = toWire(type, value);
-    const values = { ...edits };
+    const before = current.current;
+    const values = { ...before?.values };
     if (wire.ok && sameValue(wire.value, entry.fields[key])) delete values[key];
     else values[key] = value;
     const dirtyNow = Object.keys(values).length > 0;
-    setDraft(dirtyNow ? { version: draft?.version ?? entry.version, values } : null);
+    setDraft(dirtyNow ? { version: before?.version ?? entry.version, values } : null);
     // Sent at once, not from an effect, so the site re-renders with the keystroke.
     preview?.draft(entry.id, workingFields(entry.fields, declared, values), dirtyNow);
   };
+
+  // One function for the form's life, calling the latest change(): the memoised fields (FieldRow) keep
+  // their props while another field is typed in.
+  const latestChange = useRef(change);
+  latestChange.current = change;
+  const onField = useCallback(
+    (key: string, type: FieldType, value: FormValue) => latestChange.current(key, type, value),
+    [],
+  );
 
   const problems = declared
     .filter((f) => f.key in edits)
@@ -257,7 +292,8 @@ export const EntryCard = memo(function EntryCard({
       aria-labelledby={titleId}
       aria-current={active ? 'true' : undefined}
       className={active ? 'folio-entry-active' : undefined}
-      onFocus={() => onFocusEntry?.(entry.id)}
+      onFocus={(event) => onFocusEntry?.(entry.id, card.current ? placeOf(card.current, event.target) : null)}
+      data-folio-form
       withBorder
       p="md"
       radius="md"
@@ -313,50 +349,46 @@ export const EntryCard = memo(function EntryCard({
           />
         )}
 
-        <ProblemsContext.Provider value={ruleProblems}>
-          <Stack key={generation} gap="sm">
-            {!definition && (
-              <Text size="sm" c="dimmed">
-                No definition declares this entry's fields: they are shown as stored, read-only.
-              </Text>
-            )}
-            {declared.map((f) => {
-              const problem = problems.find(([k]) => k === f.key)?.[1];
-              const messages = [
-                ...(problem && !problem.ok ? [problem.error] : []),
-                ...ruleProblems.at(`fields.${f.key}`),
-                ...(refused[f.key] ? [refused[f.key]] : []),
-              ];
-              return (
-                <FieldControl
-                  key={f.key}
-                  fieldKey={f.key}
-                  type={f.type}
-                  declaration={f}
-                  site={site}
-                  projectId={projectId}
-                  value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
-                  error={messages.length > 0 ? messages.join('; ') : null}
-                  onChange={(v) => {
-                    if (refused[f.key]) setRefused(({ [f.key]: _, ...rest }) => rest);
-                    change(f.key, f.type, v);
-                  }}
+        <RevealContext value={reveal}>
+          <ProblemsContext.Provider value={ruleProblems}>
+            <Stack key={generation} gap="sm">
+              {!definition && (
+                <Text size="sm" c="dimmed">
+                  No definition declares this entry's fields: they are shown as stored, read-only.
+                </Text>
+              )}
+              {declared.map((f) => {
+                const problem = problems.find(([k]) => k === f.key)?.[1];
+                const messages = [
+                  ...(problem && !problem.ok ? [problem.error] : []),
+                  ...ruleProblems.at(`fields.${f.key}`),
+                  ...(refused[f.key] ? [refused[f.key]] : []),
+                ];
+                return (
+                  <FieldRow
+                    key={f.key}
+                    decl={f}
+                    site={site}
+                    value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
+                    error={messages.length > 0 ? messages.join('; ') : null}
+                    onField={onField}
+                  />
+                );
+              })}
+              {undeclared.map((key) => (
+                <JsonInput
+                  key={key}
+                  label={key}
+                  description="Not declared by the component: shown as stored, read-only"
+                  value={JSON.stringify(entry.fields[key], null, 2)}
+                  readOnly
+                  rows={jsonRows(JSON.stringify(entry.fields[key], null, 2), 2, 10)}
+                  ff="monospace"
                 />
-              );
-            })}
-            {undeclared.map((key) => (
-              <JsonInput
-                key={key}
-                label={key}
-                description="Not declared by the component: shown as stored, read-only"
-                value={JSON.stringify(entry.fields[key], null, 2)}
-                readOnly
-                rows={jsonRows(JSON.stringify(entry.fields[key], null, 2), 2, 10)}
-                ff="monospace"
-              />
-            ))}
-          </Stack>
-        </ProblemsContext.Provider>
+              ))}
+            </Stack>
+          </ProblemsContext.Provider>
+        </RevealContext>
 
         <Group>
           <Button
@@ -425,5 +457,39 @@ export const EntryCard = memo(function EntryCard({
         </DeleteDialog>
       )}
     </Paper>
+  );
+});
+
+/**
+ * One declared field of the form, memoised: typing in a list of 200 items re-renders that field's
+ * control, not every other field of the entry (a blocks field of 30 sections beside it). Its place for
+ * visual editing is marked on a wrapper without a box (lib/places.ts).
+ */
+const FieldRow = memo(function FieldRow({
+  decl,
+  site,
+  value,
+  error,
+  onField,
+}: {
+  decl: Decl & { type: FieldType };
+  site: Site;
+  value: FormValue;
+  error: string | null;
+  onField(key: string, type: FieldType, value: FormValue): void;
+}) {
+  return (
+    <div className="folio-field" data-folio-field={decl.key}>
+      <FieldControl
+        fieldKey={decl.key}
+        type={decl.type}
+        declaration={decl}
+        site={site}
+        projectId={site.projectId}
+        value={value}
+        error={error}
+        onChange={(v) => onField(decl.key, decl.type, v)}
+      />
+    </div>
   );
 });

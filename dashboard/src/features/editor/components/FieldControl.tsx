@@ -30,6 +30,8 @@ interface Props {
   declaration?: Decl;
   site?: Site;
   onChange(value: FormValue): void;
+  /** Focus left the control (a field inside a container hands its pending value over then). */
+  onBlur?(): void;
 }
 
 /** One declared field, labelled with its label (else its key); its help (else its type) in the description. */
@@ -42,11 +44,12 @@ export function FieldControl({
   declaration,
   site,
   onChange,
+  onBlur,
 }: Props) {
   const labelId = useId();
   const [picking, setPicking] = useState(false);
   const decl: Decl = declaration ?? { key: fieldKey, type };
-  const common = { ...inputProps(decl), error };
+  const common = { ...inputProps(decl), error, onBlur };
 
   if (isWireValued(type) && site) {
     return (
@@ -79,6 +82,7 @@ export function FieldControl({
           description={common.description}
           checked={value === true}
           onChange={(e) => onChange(e.currentTarget.checked)}
+          onBlur={onBlur}
         />
       );
     case 'json':

@@ -50,8 +50,8 @@ export function PageEditorRoute() {
   const bridge = preview.bridge;
   // Focus in a form outlines its component in the site.
   const onFocusEntry = useCallback(
-    (entryId: string) => {
-      bridge.highlight(entryId);
+    (entryId: string, path: string | null) => {
+      bridge.highlight(entryId, path);
       setFocused(entryId);
     },
     [bridge],
@@ -188,6 +188,7 @@ export function PageEditorRoute() {
                   onDirty={onDirty}
                   active={entry.id === activeEntry}
                   selectRequest={selected?.entryId === entry.id ? selected.request : 0}
+                  selectPath={selected?.entryId === entry.id ? selected.path : null}
                   onFocusEntry={onFocusEntry}
                   refusal={refusal.get(entry.id)}
                 />

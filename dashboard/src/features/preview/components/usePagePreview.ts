@@ -3,9 +3,13 @@ import { useApi } from '../../auth';
 import { createPreviewToken } from '../api/preview-tokens.api';
 import { type BridgeStatus, PreviewBridge } from '../lib/preview-bridge';
 
-/** A selection made in the site: which entry, and a counter so selecting it again focuses it again. */
+/**
+ * A selection made in the site: which entry, where in it (a list item, a block or a field, by `_key`:
+ * `features[_key=a].title`; null for the entry), and a counter so selecting it again focuses it again.
+ */
 export interface Selection {
   entryId: string;
+  path: string | null;
   request: number;
 }
 
@@ -19,7 +23,7 @@ export function usePagePreview(projectId: string, pageId: string) {
       new PreviewBridge({
         pageId,
         createToken: () => createPreviewToken(api, projectId),
-        onSelect: (entryId) => setSelection((s) => ({ entryId, request: (s?.request ?? 0) + 1 })),
+        onSelect: (entryId, path) => setSelection((s) => ({ entryId, path, request: (s?.request ?? 0) + 1 })),
         onStatus: setStatus,
       }),
     [api, projectId, pageId],

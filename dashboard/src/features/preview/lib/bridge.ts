@@ -1,32 +1,38 @@
+import type { BridgeVersion, EditorMessage, MessageBody, SiteMessage } from '@folio/sdk';
+
 /**
- * The dashboard's half of the visual-editing bridge (BRIDGE.md at the repository's worktree root, and
- * the root README's "How a site enables preview"): the shapes of the messages and the few pure rules.
- * The site's half is in packages/sdk.
+ * The dashboard's half of the visual-editing bridge (the root README's "How a site enables preview",
+ * and this package's README): the few pure rules. The messages' shapes are typed once, in the SDK
+ * (packages/sdk/src/visual/protocol.ts), and imported here as types only, so the dashboard carries
+ * none of the SDK's code; the site's half is the SDK's.
  */
+export type { SiteMessage } from '@folio/sdk';
+export type DashboardMessage = MessageBody<EditorMessage>;
 
 export const PAGE_ID = '{pageId}';
 
-/** Site → dashboard. */
-export type SiteMessage =
-  | { folio: 'bridge'; v: 1; type: 'hello'; pageId: string }
-  | { folio: 'bridge'; v: 1; type: 'ready'; pageId: string }
-  | { folio: 'bridge'; v: 1; type: 'select'; entryId: string };
+/** The protocol's version: a literal of the SDK's type, so a new version fails this build until followed. */
+const VERSION: BridgeVersion = 1;
 
-/** Dashboard → site. */
-export type DashboardMessage =
-  | { type: 'init'; previewToken: string; pageId: string }
-  | { type: 'draft'; entryId: string; fields: Record<string, unknown> }
-  | { type: 'highlight'; entryId: string | null };
+export const envelope = (message: DashboardMessage): EditorMessage => ({
+  folio: 'bridge',
+  v: VERSION,
+  ...message,
+});
 
-export const envelope = (message: DashboardMessage) => ({ folio: 'bridge', v: 1, ...message });
-
-/** A message of the bridge, version 1, with the fields its type needs; anything else is ignored. */
+/** A message of the bridge, of this version, with the fields its type needs; anything else is ignored. */
 export function asSiteMessage(data: unknown): SiteMessage | null {
   if (typeof data !== 'object' || data === null) return null;
   const m = data as Record<string, unknown>;
-  if (m.folio !== 'bridge' || m.v !== 1) return null;
-  if ((m.type === 'hello' || m.type === 'ready') && typeof m.pageId === 'string') return m as SiteMessage;
-  if (m.type === 'select' && typeof m.entryId === 'string') return m as SiteMessage;
+  if (m.folio !== 'bridge' || m.v !== VERSION) return null;
+  if ((m.type === 'hello' || m.type === 'ready') && typeof m.pageId === 'string')
+    return m as unknown as SiteMessage;
+  if (
+    m.type === 'select' &&
+    typeof m.entryId === 'string' &&
+    (m.path === undefined || typeof m.path === 'string')
+  )
+    return m as unknown as SiteMessage;
   return null;
 }
 

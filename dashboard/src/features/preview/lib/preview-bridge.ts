@@ -16,7 +16,8 @@ interface Options {
   pageId: string;
   /** POST /v1/preview-tokens with the editor's session. */
   createToken(): Promise<PreviewToken>;
-  onSelect(entryId: string): void;
+  /** A click in the site: the entry, and where in it (`features[_key=a].title`) when the site says. */
+  onSelect(entryId: string, path: string | null): void;
   onStatus(status: BridgeStatus): void;
 }
 
@@ -44,7 +45,7 @@ export class PreviewBridge {
   private renewal: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
   private readonly drafts = new Map<string, Record<string, unknown>>();
-  private highlighted: string | null = null;
+  private highlighted: { entryId: string; path: string | null } | null = null;
 
   constructor(private readonly options: Options) {}
 
@@ -77,9 +78,10 @@ export class PreviewBridge {
     this.drafts.delete(entryId);
   }
 
-  highlight(entryId: string | null): void {
-    this.highlighted = entryId;
-    if (this.ready) this.post({ type: 'highlight', entryId });
+  /** The form the editor is in, and the item or field inside it (`path`, by `_key`), outlined in the site. */
+  highlight(entryId: string | null, path: string | null = null): void {
+    this.highlighted = entryId === null ? null : { entryId, path };
+    if (this.ready) this.post({ type: 'highlight', entryId, path });
   }
 
   private receive(frame: Frame, event: MessageEvent): void {
@@ -102,10 +104,10 @@ export class PreviewBridge {
         this.ready = true;
         this.options.onStatus({ kind: 'connected' });
         for (const [entryId, fields] of this.drafts) this.post({ type: 'draft', entryId, fields });
-        if (this.highlighted) this.post({ type: 'highlight', entryId: this.highlighted });
+        if (this.highlighted) this.post({ type: 'highlight', ...this.highlighted });
         return;
       case 'select':
-        this.options.onSelect(message.entryId);
+        this.options.onSelect(message.entryId, message.path ?? null);
         return;
     }
   }

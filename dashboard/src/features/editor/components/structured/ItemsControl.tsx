@@ -23,11 +23,18 @@ import {
   newKey,
   titleOf,
   useProblems,
+  useReveal,
 } from './decl';
 import { type FieldProps, NestedFields } from './StructuredField';
 
 /** Past this many items a list opens collapsed: 200 open forms would be a long page and a slow one. */
 const OPEN_UP_TO = 5;
+/**
+ * Past this many items a list's rows are drawn only near the screen (`folio-item-lazy` in app.css:
+ * content-visibility). Not for shorter lists: there it saves nothing, and a full-page screenshot (which
+ * renders beyond the screen without making it "near") would show their far rows empty.
+ */
+const LAZY_FROM = 20;
 
 const isItem = (v: unknown): v is Item =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Item)._key === 'string';
@@ -56,9 +63,20 @@ export function ItemsControl({ decl, value, path, onChange, site, depth }: Field
   const kinds = blocksOf(decl);
   const props = inputProps(decl);
   const problems = useProblems();
+  const reveal = useReveal();
   const [closed, setClosed] = useState<Set<string>>(
-    () => new Set(items.length > OPEN_UP_TO ? items.map((i) => i._key) : []),
+    () =>
+      new Set(items.length > OPEN_UP_TO ? items.map((i) => i._key).filter((k) => !reveal.keys.has(k)) : []),
   );
+  // The preview selected an item inside this list: open it in this very render (not in an effect), so
+  // the form's focus, right after this commit, finds its fields.
+  const [revealed, setRevealed] = useState(reveal.request);
+  if (revealed !== reveal.request) {
+    setRevealed(reveal.request);
+    if (items.some((i) => reveal.keys.has(i._key) && closed.has(i._key))) {
+      setClosed((s) => new Set([...s].filter((k) => !reveal.keys.has(k))));
+    }
+  }
   const [dragged, setDragged] = useState<string | null>(null);
   const [said, setSaid] = useState('');
   const refocus = useRef<HTMLElement | null>(null);
@@ -150,6 +168,7 @@ export function ItemsControl({ decl, value, path, onChange, site, depth }: Field
               problemCount={problems.below(at) + problems.at(at).length}
               open={!closed.has(item._key)}
               dragging={dragged === item._key}
+              lazy={items.length > LAZY_FROM}
               fields={fieldsOf(item)}
               path={at}
               site={site}
@@ -194,6 +213,8 @@ interface RowProps {
   problemCount: number;
   open: boolean;
   dragging: boolean;
+  /** Drawn only near the screen (a long list). */
+  lazy: boolean;
   fields: Decl[];
   /** `fields.features[2]`: the item's path, for the API's problems. */
   path: string;
@@ -210,6 +231,7 @@ const ItemRow = memo(function ItemRow({
   problemCount,
   open,
   dragging,
+  lazy,
   fields,
   path,
   site,
@@ -231,13 +253,16 @@ const ItemRow = memo(function ItemRow({
       p="xs"
       role="group"
       aria-label={name}
+      data-folio-key={key}
       onKeyDown={onKeyDown}
       onDragOver={(e) => e.preventDefault()}
       onDrop={(e) => {
         e.preventDefault();
         actions.current.drop(key);
       }}
-      className={dragging ? 'folio-dragging' : undefined}
+      className={
+        [lazy && 'folio-item-lazy', dragging && 'folio-dragging'].filter(Boolean).join(' ') || undefined
+      }
     >
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Group gap="xs" wrap="nowrap">

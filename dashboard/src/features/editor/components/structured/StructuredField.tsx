@@ -13,6 +13,7 @@ import {
 import { type Decl, errorOf, inputProps, nestedOf, useProblems } from './decl';
 import { ItemsControl } from './ItemsControl';
 import { LinkControl } from './LinkControl';
+import { useLift } from './lift';
 import { ReferenceControl } from './ReferenceControl';
 
 export interface FieldProps extends ControlProps {
@@ -93,20 +94,22 @@ export function NestedFields({
   return (
     <>
       {fields.map((f) => (
-        <StructuredField
-          key={f.key}
-          decl={f}
-          value={value[f.key]}
-          path={`${path}.${f.key}`}
-          site={site}
-          depth={depth}
-          onChange={(v) => {
-            const next = { ...value };
-            if (v === undefined) delete next[f.key];
-            else next[f.key] = v;
-            onChange(next);
-          }}
-        />
+        // The field's place for visual editing (lib/places.ts); `display: contents`, so no box of its own.
+        <div key={f.key} className="folio-field" data-folio-field={f.key}>
+          <StructuredField
+            decl={f}
+            value={value[f.key]}
+            path={`${path}.${f.key}`}
+            site={site}
+            depth={depth}
+            onChange={(v) => {
+              const next = { ...value };
+              if (v === undefined) delete next[f.key];
+              else next[f.key] = v;
+              onChange(next);
+            }}
+          />
+        </div>
       ))}
     </>
   );
@@ -116,11 +119,14 @@ export function NestedFields({
  * text, richtext, number, boolean, image, url and json inside a container: the top level's own controls
  * (FieldControl), with the form value kept here, so text that is not valid yet (an address half typed,
  * JSON not closed) stays in the field with its message while the stored value keeps the last valid one.
+ * Valid values are handed to the container a moment later (./lift.ts): a keystroke re-renders this
+ * field only, not the entry's form and its lists; blur, unmount and leaving the page hand them over at once.
  */
 function PlainField({ decl, value, path, onChange, site }: Omit<FieldProps, 'depth'>) {
   const type = decl.type as FieldType;
   const [form, setForm] = useState<FormValue>(() => toForm(type, value));
   const wire = toWire(type, form);
+  const lift = useLift(onChange);
   return (
     <FieldControl
       fieldKey={decl.key}
@@ -132,8 +138,10 @@ function PlainField({ decl, value, path, onChange, site }: Omit<FieldProps, 'dep
       onChange={(next) => {
         setForm(next);
         const w = toWire(type, next);
-        if (w.ok) onChange(w.value === null || w.value === '' || w.value === '<p></p>' ? undefined : w.value);
+        if (w.ok)
+          lift.push(w.value === null || w.value === '' || w.value === '<p></p>' ? undefined : w.value);
       }}
+      onBlur={lift.flush}
     />
   );
 }

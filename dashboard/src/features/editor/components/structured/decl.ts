@@ -75,3 +75,14 @@ export const errorOf = (local: string | null, problems: string[]) => {
   const all = [...(local ? [local] : []), ...problems];
   return all.length > 0 ? all.join('; ') : null;
 };
+
+/**
+ * A place the site's preview selected (visual editing): the `_key`s of the items to open so that it
+ * shows, and the request it came with (each selection opens them again, even if closed meanwhile).
+ */
+export interface Reveal {
+  keys: ReadonlySet<string>;
+  request: number;
+}
+export const RevealContext = createContext<Reveal>({ keys: new Set(), request: 0 });
+export const useReveal = () => useContext(RevealContext);
