@@ -10,14 +10,11 @@ export function unwrapSnapshot(input: SnapshotInput): Baked {
 }
 
 /** The `GET /v1/snapshot?locale=*` document (schema 2), as opposed to one locale's snapshot. */
-export const isSnapshotAll = (baked: Baked): baked is SnapshotAll =>
-  'locales' in baked && typeof baked.locales === 'object' && baked.locales !== null;
-
-/** Codes match case-insensitively, as the API matches `?locale=` (contract §17). */
-const sameCode = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+export const isSnapshotAll = (baked: Baked): baked is SnapshotAll => 'locales' in baked;
 
 /**
- * One locale's snapshot out of what was baked (`locale` undefined: the default locale's):
+ * One locale's snapshot out of what was baked (`locale` undefined: the default locale's), codes
+ * matched case-insensitively, as the API matches `?locale=` (contract §17: `fr-ca` is `fr-CA`):
  * - the `*` document: that locale's content map with the document's objects, `bakeEnabled` and
  *   `version` (the `*` version: a per-locale version is not in the document), `locale` set;
  * - one locale's snapshot: itself when it is of that locale, or of a project without locales
@@ -26,25 +23,21 @@ const sameCode = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * code the project lacks: a static build must not quietly render another language.
  */
 export function bakedLocale(baked: Baked, locale: string | undefined): Snapshot {
+  const asked = locale?.toLowerCase();
   if (!isSnapshotAll(baked)) {
-    if (locale === undefined || baked.locale === undefined || sameCode(baked.locale, locale)) return baked;
-    throw missingLocale(locale, [baked.locale]);
+    if (!asked || !baked.locale || baked.locale.toLowerCase() === asked) return baked;
+    throw missingLocale(locale, baked.locale);
   }
-  const codes = Object.keys(baked.locales);
-  const code = locale === undefined ? baked.defaultLocale : codes.find((c) => sameCode(c, locale));
-  const content = code === undefined ? undefined : baked.locales[code];
-  if (code === undefined || content === undefined) throw missingLocale(locale ?? baked.defaultLocale, codes);
-  const { locales: _locales, defaultLocale: _default, schema: _schema, ...rest } = baked;
+  const { locales, defaultLocale, ...rest } = baked;
+  const codes = Object.keys(locales);
+  const code = asked ? codes.find((c) => c.toLowerCase() === asked) : defaultLocale;
+  const content = code && locales[code];
+  if (!content) throw missingLocale(locale, codes);
   return { ...rest, schema: 1, locale: code, content };
 }
 
-const missingLocale = (locale: string, held: string[]) =>
-  new FolioError(
-    'validation_failed',
-    400,
-    `The baked snapshot holds no locale "${locale}" (it holds ${held.join(', ')}): bake it with "folio bake" (every locale) or read live.`,
-    { details: [{ path: 'query.locale', message: `not a locale of the baked snapshot` }] },
-  );
+const missingLocale = (locale: unknown, held: unknown) =>
+  new FolioError('validation_failed', 400, `No locale "${locale}" in the baked file (${held}).`);
 
 /**
  * `GET /v1/objects` rebuilt from a snapshot's flat rows: fields by path, collections in saved order,

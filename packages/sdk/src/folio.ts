@@ -160,15 +160,6 @@ export function createFolio(options: FolioOptions): Folio {
   let preview = options.previewToken ? { 'x-cms-preview': options.previewToken } : undefined;
   const given = options.snapshot ? unwrapSnapshot(options.snapshot) : undefined;
   let baked: Baked | undefined = given?.bakeEnabled && !preview ? given : undefined;
-  /** One locale's view of the baked file, made once per locale. */
-  const bakedViews = new Map<string | undefined, Snapshot>();
-  const bakedIn = (from: Baked, locale: string | undefined): Snapshot => {
-    const held = bakedViews.get(locale);
-    if (held) return held;
-    const view = bakedLocale(from, locale);
-    bakedViews.set(locale, view);
-    return view;
-  };
 
   // revalidate: an unchanged page, snapshot or object list costs one request answered 304. Preview
   // answers are `no-store` and are never kept.
@@ -206,9 +197,7 @@ export function createFolio(options: FolioOptions): Folio {
   for (const { componentId, fields } of options.components ?? [])
     declared.set(componentId, Array.isArray(fields) ? fields : fieldsOf(fields));
   const bakedPage = (from: Baked, pageId: string, locale: string | undefined, depth = 1) =>
-    resolveBaked(bakedIn(from, locale), pageId, depth, declared);
-  /** Pages read and reads in flight are kept per locale: `locale \n pageId` (page ids hold no newline). */
-  const keyOf = (locale: string | undefined, pageId: string) => `${locale ?? ''}\n${pageId}`;
+    resolveBaked(bakedLocale(from, locale), pageId, depth, declared);
 
   function readPage(
     pageId: string,
@@ -216,13 +205,10 @@ export function createFolio(options: FolioOptions): Folio {
     depth?: number,
     locale: string | undefined = options.locale,
   ): Promise<Entry[]> {
-    const query =
-      depth === undefined && locale === undefined
-        ? undefined
-        : { ...(depth !== undefined && { depth }), ...(locale !== undefined && { locale }) };
     return call(() =>
       client.GET('/v1/content/{id}', {
-        params: { path: { id: pageId }, ...(query && { query }) },
+        // Undefined parameters are left out of the query string.
+        params: { path: { id: pageId }, query: { depth, locale } },
         headers: preview,
         signal,
       }),
@@ -296,14 +282,13 @@ export function createFolio(options: FolioOptions): Folio {
 
     page(pageId, { signal, depth, locale = options.locale } = {}) {
       folio.editable(pageId);
-      if (baked) {
-        const from = baked;
-        return new Promise((resolve) => resolve(bakedPage(from, pageId, locale, depth)));
-      }
+      // Baked: a locale the file lacks rejects (bakedLocale's FolioError) rather than throw.
+      if (baked) return Promise.resolve(baked).then((from) => bakedPage(from, pageId, locale, depth));
       // Concurrent reads of one page in one locale share one request (several components mounting
       // at once); a read with its own AbortSignal or depth goes alone, so aborting it aborts nobody else's.
       const alone = signal !== undefined || depth !== undefined;
-      const key = keyOf(locale, pageId);
+      // Pages read and reads in flight are kept per locale (page ids hold no newline).
+      const key = `${locale}\n${pageId}`;
       const shared = alone ? undefined : reading.get(key);
       if (shared) return shared;
       const pending = readPage(pageId, signal, depth, locale).then((entries) => {
@@ -318,28 +303,25 @@ export function createFolio(options: FolioOptions): Folio {
     },
 
     peek(pageId, locale = options.locale) {
-      if (!baked) return pages.get(keyOf(locale, pageId));
       try {
-        return bakedPage(baked, pageId, locale);
+        return baked ? bakedPage(baked, pageId, locale) : pages.get(`${locale}\n${pageId}`);
       } catch {
-        return undefined; // a locale the baked file lacks: page() says why
+        // A locale the baked file lacks: undefined here, page() says why.
       }
     },
 
     snapshot({ signal, locale = options.locale }: SnapshotOptions = {}) {
       if (baked) {
-        const from = baked;
-        return new Promise<Snapshot & SnapshotAll>((resolve) => {
-          if (locale !== '*') return resolve(bakedIn(from, locale) as Snapshot & SnapshotAll);
-          if (isSnapshotAll(from)) return resolve(from as Snapshot & SnapshotAll);
-          throw bakedLocale(from, '*'); // the FolioError that names what the file holds
-        });
+        // `*`: the file itself when it is the document of every locale; else bakedLocale's FolioError.
+        return Promise.resolve(baked).then((from) =>
+          locale === '*' && isSnapshotAll(from) ? from : bakedLocale(from, locale),
+        ) as Promise<Snapshot & SnapshotAll>;
       }
       // The client types one locale's snapshot; `*` answers the document of every locale (schema 2).
       return call(() =>
         client.GET('/v1/snapshot', {
           // Until the client is regenerated with l35r's schema: ?locale= on the snapshot.
-          params: { query: (locale === undefined ? {} : { locale }) as never },
+          params: { query: { locale } as never },
           signal,
         }),
       ) as Promise<Snapshot & SnapshotAll>;

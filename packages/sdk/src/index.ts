@@ -3,7 +3,7 @@
  * creates their stub entries), read a `page`, the `snapshot` or `objects`, and follow a page `live`.
  * `createFolio({ locale })` reads one language (contract §14). Framework-free: it needs only `fetch`, so it runs in browsers, Node >= 20 and edge runtimes.
  */
-export { bakedLocale, bakedObjects, isSnapshotAll, unwrapSnapshot } from './baked.js';
+export { bakedObjects, unwrapSnapshot } from './baked.js';
 export { stegaClean } from './clean.js';
 export { FolioError, type FolioErrorCode } from './errors.js';
 export {

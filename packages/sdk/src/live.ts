@@ -84,7 +84,7 @@ export function openLive(
   const report = (error: unknown, fatal = false) =>
     options.onError ? options.onError(error) : fatal && context.onError(error);
   const url = `${context.url}/v1/live?pageId=${encodeURIComponent(pageId)}${
-    context.locale === undefined ? '' : `&locale=${encodeURIComponent(context.locale)}`
+    context.locale ? `&locale=${encodeURIComponent(context.locale)}` : ''
   }`;
 
   const parse = sseParser(({ event, data }) => {

@@ -168,7 +168,7 @@ for (const kind of dbKinds()) {
       await assert.rejects(
         sdk.page('/', { locale: 'de' }),
         (e: unknown) =>
-          e instanceof FolioError && e.code === 'validation_failed' && /no locale "de"/.test(e.message),
+          e instanceof FolioError && e.code === 'validation_failed' && /No locale "de"/.test(e.message),
       );
       assert.deepEqual(wire.requests, []);
     });
@@ -181,8 +181,8 @@ for (const kind of dbKinds()) {
       const sdk = createFolio({ url: folio.url, key: site.key, snapshot: file, locale: 'fr' });
       assert.deepEqual(titles(await sdk.page('/')), ['Bonjour']);
       assert.equal((await sdk.snapshot()).locale, 'fr');
-      await assert.rejects(sdk.page('/', { locale: 'en' }), /no locale "en"/);
-      await assert.rejects(sdk.snapshot({ locale: '*' }), /no locale "\*"/);
+      await assert.rejects(sdk.page('/', { locale: 'en' }), /No locale "en"/);
+      await assert.rejects(sdk.snapshot({ locale: '*' }), /No locale "\*"/);
       assert.equal(sdk.peek('/', 'en'), undefined);
     });
   });
