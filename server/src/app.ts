@@ -35,8 +35,8 @@ import {
   entryStubs,
   localesHoldingValues,
   pagesRoutes,
-  pageViews,
   publishedEntriesForSnapshot,
+  snapshotEntriesIn,
 } from './modules/content/index.js';
 import { dashboardRoutes } from './modules/dashboard/index.js';
 import {
@@ -307,6 +307,7 @@ export async function buildApp({
   const snapshot = createSnapshotService(changes, {
     project: sites.byId,
     entries: (projectId) => publishedEntriesForSnapshot(db, projectId),
+    entriesIn: (projectId, locales, codes) => snapshotEntriesIn(db, projectId, locales, codes),
     objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
   });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
@@ -338,12 +339,16 @@ export async function buildApp({
   };
   const live = createLiveHub(changes, {
     ...liveLimits,
-    views: (projectId, pageId, drafts, depth) => pageViews(db, projectId, pageId, drafts, depth),
+    views: (projectId, pageId, drafts, depth, locale, fallback) =>
+      content.pageViews(projectId, pageId, drafts, depth, locale, fallback),
     previewStillLive: preview.stillLive,
     log: app.log,
   });
   app.addHook('preClose', async () => live.close());
-  await app.register(liveRoutes(live, liveLimits), { prefix: '/v1/live' });
+  await app.register(
+    liveRoutes(live, liveLimits, (projectId) => localesOf(db, projectId)),
+    { prefix: '/v1/live' },
+  );
   // Reads answered before Fastify are counted under the routes that would have answered them.
   const pageReads = requests.forRoute('/v1/content/:pageId');
   const pageOk = requests.observer(pageReads, 'GET', 200);

@@ -4,7 +4,8 @@
  * it survives a reload but belongs to one tab and is gone when the tab closes, so a token left on a
  * shared computer does not outlive the window. A new tab takes the session from an open one
  * (features/auth/api/tab-share.ts); two tabs may still hold two different accounts.
- * Sign-out removes every key (clearAll).
+ * Sign-out removes every key (clearAll) but an account's preferences: the editor's language per
+ * project lives in localStorage (features/editor/lib/locale-choice.ts), a preference, not a secret.
  */
 const PREFIX = 'folio.';
 
@@ -37,12 +38,17 @@ export const storage = {
       return [];
     }
   },
-  /** Every byte the dashboard stored (sign-out). localStorage too, in case a library wrote there. */
+  /**
+   * Every byte the dashboard stored (sign-out). localStorage too, in case a library wrote there; but
+   * not an account's preferences (`folio.pref.<accountId>.…`, the editor's language per project),
+   * which hold no secret and are meant to outlive a session.
+   */
   clearAll(): void {
     for (const area of [sessionStorage, localStorage]) {
       try {
         for (const key of Object.keys(area))
-          if (key.startsWith(PREFIX) || key.startsWith('mantine')) area.removeItem(key);
+          if ((key.startsWith(PREFIX) && !key.startsWith(`${PREFIX}pref.`)) || key.startsWith('mantine'))
+            area.removeItem(key);
       } catch {}
     }
   },

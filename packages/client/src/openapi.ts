@@ -388,6 +388,8 @@ export type paths = {
          *
          *     References (fields of type `reference`): visitors and preview tokens read each one resolved, as a `ResolvedReference` `{ id, pageId, instanceKey, componentId, fields }` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to `?depth=` levels (0-3, default 1). Below that, on a cycle, or past 1,000 entries per answer: `{ id }`. A target the reader cannot see is `null` (single) or left out (multiple). A member's session reads the stored ids unless it sends `?resolve=true`. A publish, unpublish or deletion of a referenced entry changes the answer and its `ETag` of every page that refers to it, at once on every instance.
          *
+         *     Languages (contract §14, §17): `?locale=` reads in one of the project's locales (matched case-insensitively; default: the default locale; a code the project lacks, or any `locale` in a project without locales, is 400 at `query.locale`). In a project with locales every entry carries `locale` and `locales` (in a project without locales they are left out, the contract's `null`s, so it answers byte for byte as before). For visitors, `locale` is the locale read and `locales` lists the locales of the read's fallback chain (the locale, its fallback, …, the default; the locale alone with `?fallback=false`) in which the entry has a published copy, each `{ status: "published", publishedAt }`: never a locale outside the chain, so a publish or unpublish in a locale changes the answers (and `ETag`s) of the locales whose chain passes through it and no other. A visitor sees an entry published in the locale or in a locale of its chain: each localized field from the first locale of the chain whose published copy has a value for it, shared fields from the first locale that has a published copy (the copy served, whose `status`, `publishedAt`, `updatedAt` and `version` the entry shows). `?fallback=false` reads the locale's own published copies only. References resolve in the reader's locale, with the same fallback. A preview token reads working copies in the locale, as an editor does.
+         *
          *     A page id with the form of an entry id (`ent_` and 26 base-32 characters) is 400 `validation_failed` naming `GET /v1/entries/:entryId`, which reads one entry.
          *
          *     Browsers: answers CORS for the project's `domains` (the Origin's host must be listed; any origin while the list is empty).
@@ -509,6 +511,8 @@ export type paths = {
         /**
          * Live updates of a page (Server-Sent Events)
          * @description Opens a `text/event-stream` for one page, with the project's `x-cms-key` and, to follow drafts, a preview token (`x-cms-preview`). The stream first sends one `event: entry` per entry the caller sees now, then, each time that changes, `event: entry` with `data:` the entry exactly as `GET /v1/content/:pageId` would now show it to this caller — visitors: on publish and unpublish; preview: on every change of the working copy too. `event: deleted` with `data: { "id" }` when an entry is deleted or the caller can no longer see it (a visitor after an unpublish). A `:` comment line is sent every 15 s (CMS_LIVE_HEARTBEAT_MS). A change made through any instance reaches streams on every instance within a second (LISTEN/NOTIFY on PostgreSQL). References are resolved as on `GET /v1/content/:pageId` (visitors and preview tokens; `?depth=` 0-3, default 1; a member's session gets stored ids), and a publish, unpublish or deletion of a referenced entry (a draft save, for preview streams) sends the entries that refer to it again.
+         *
+         *     Languages (contract §14): `?locale=` and `?fallback=false` as on `GET /v1/content/:pageId`, each stream sending entries as that read shows them (400 at `query.locale` before the stream opens for a code the project lacks or any locale without locales). A publish or unpublish in a locale reaches the visitor streams of the locales whose fallback chain passes through it, and no other.
          *
          *     Browsers: `EventSource` cannot send headers, and credentials never go in query strings, so open the stream with `fetch` and read the body (the SDK does this). CORS as for content.
          *
@@ -883,7 +887,9 @@ export type paths = {
          * Published content and objects, for build-time baking
          * @description Published data only, whoever calls (a session adds nothing here). `content` maps each page path to its live entries `[{ instanceKey, componentId, fields }]` (published fields, ordered by instanceKey); pages are keyed in code-unit order. `objectFields`, `objectCollections` and `objectTypes` hold published object data (empty arrays when there is none).
          *
-         *     `version` is `sha256:` + the hex SHA-256 of the UTF-8 bytes of the RFC 8785 canonical JSON of the snapshot without `version` and `generatedAt`: the same published data gives the same version on SQLite and PostgreSQL, whatever the order it was written in; any publish, unpublish or `bakeEnabled` change gives a new one. `generatedAt` is when this snapshot was built (it is kept in memory until the data changes). The response carries `ETag: "<version>"` and `Cache-Control: no-cache`; `If-None-Match` with that ETag answers 304 with no body.
+         *     Languages (contract §14, §17): in a project with locales, `?locale=<code>` is that locale's snapshot: the same shape with `locale` added, each entry's `fields` as a visitor reading that locale sees them (through its fallback chain: localized values from the first locale of the chain whose published copy holds them, shared values from the first that has a published copy), and an entry live in no locale of the chain left out. Without `locale` it is the default locale's, identical to `?locale=<default>` (`locale` included). `?locale=*` answers every locale at once, `schema: 2`: `{ schema, version, generatedAt, bakeEnabled, defaultLocale, locales: { [code]: <that locale's content map> }, objectFields, objectCollections, objectTypes }`, whose `version` is `sha256:` + the hex SHA-256 of the RFC 8785 JSON of `{ defaultLocale, bakeEnabled, versions: { [code]: <that locale's snapshot version> }, objects }`, `objects` being `sha256:` + the hex SHA-256 of the RFC 8785 JSON of `{ objectCollections, objectFields, objectTypes }`. Each of these has its own `version`, `ETag` and 304. A code the project lacks, or any `locale` in a project without locales (whose snapshot is as before: no `locale`), is 400 `validation_failed` at `query.locale`; codes match case-insensitively.
+         *
+         *     `version` is `sha256:` + the hex SHA-256 of the UTF-8 bytes of the RFC 8785 canonical JSON of the snapshot without `version` and `generatedAt`: the same published data gives the same version on SQLite and PostgreSQL, whatever the order it was written in; any publish, unpublish or `bakeEnabled` change gives a new one. `generatedAt` is when this snapshot was built (it is kept in memory until the data changes). The response carries `ETag: "<version>"` and `Cache-Control: no-cache`; `If-None-Match` with that ETag answers 304 with no body. The server keeps the snapshot gzip-compressed: a request with `Accept-Encoding: gzip` gets those bytes (`Content-Encoding: gzip`, `Vary: Accept-Encoding`; fetch decompresses them itself), others the same JSON uncompressed; the ETag is the version either way.
          *
          *     Browsers: answers CORS for the project's `domains` (any origin while the list is empty).
          */
@@ -2864,6 +2870,8 @@ export type components = {
             /** @description Object types, ordered by name. */
             objectTypes: components["schemas"]["SnapshotObjectType"][];
             bakeEnabled: boolean;
+            /** @description In a project with locales only (contract §17): the locale this snapshot is of (`?locale=`, or the default locale's without it). Absent in a project without locales. */
+            locale?: string;
         };
         /** SnapshotEntry */
         SnapshotEntry: {
@@ -6459,6 +6467,13 @@ export interface operations {
                 pageId: string;
                 /** @description How many levels of references to resolve (0-3, default 1; anything else is 400). Below that, and on a cycle, a reference is `{ id }`. */
                 depth?: number;
+                /**
+                 * @description The locale to read or write (contract §14): one of the project's locale codes, matched case-insensitively (`fr-ca` is `fr-CA`). Default: the project's default locale. A code the project lacks, or any `locale` in a project without locales, is 400 `validation_failed` at `query.locale`.
+                 * @example fr-CA
+                 */
+                locale?: string;
+                /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
+                fallback?: boolean;
             };
             header?: {
                 /**
@@ -9187,7 +9202,10 @@ export interface operations {
     };
     getSnapshot: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A project locale code (matched case-insensitively) for that locale's snapshot, or `*` for every locale (schema 2). Default: the default locale's. 400 in a project without locales. */
+                locale?: string;
+            };
             header?: {
                 /**
                  * @description The site's publishable key (`cms_pk_…`): it names the project and authorises the call (see `security`).
@@ -9235,7 +9253,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; nothing was written: `project_required` */
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -9246,7 +9264,7 @@ export interface operations {
                         data: null;
                         error: {
                             /** @enum {string} */
-                            code: "project_required";
+                            code: "validation_failed" | "project_required";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

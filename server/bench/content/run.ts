@@ -73,7 +73,7 @@ async function main() {
       const t0 = performance.now();
       const built = await service.snapshot(big.id);
       cold.push(Math.round((performance.now() - t0) * 10) / 10);
-      snapshotBytes = built.body.length;
+      snapshotBytes = built.bytes;
     }
     await handle.close();
     process.stdout.write(`cold snapshot builds (ms): ${cold.join(', ')}; ${snapshotBytes} bytes\n`);

@@ -11,13 +11,16 @@
  * Scenarios, 10 connections for BENCH_DURATION seconds (default 10) each, after BENCH_WARM_UP seconds
  * (default 3) of the same load that are not counted:
  * - ten: ten editors on ten different entries (connection i writes entry i);
- * - one: all ten on one entry (every write waits on the same row).
+ * - one: all ten on one entry (every write waits on the same row);
+ * - rules and bare (Folio only, issue 34): ten editors publishing ten entries of a component of 20
+ *   fields and a list of 50 items, declared with rules and without them (target: at most 10% dearer).
  * Folio on SQLite and PostgreSQL (a fresh database per server start), Directus on PostgreSQL; the
  * servers run one at a time on CPU 1, the load generator on CPU 0 (bench/lib/processes.ts).
  * BENCH_ROUNDS (default 3) alternating rounds; figures are medians of the rounds. Targets (issue 13):
  * Folio PostgreSQL ≥ 10× Directus's PATCH with ten entries, ≥ 4× with one.
  * Writes bench/results/writes.json and writes.md.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +47,7 @@ const EDITORS = 10;
 const DIRECTUS_COMMITTED = 70;
 
 type System = 'folio-sqlite' | 'folio-postgres' | 'directus';
-type Scenario = 'ten' | 'one';
+type Scenario = 'ten' | 'one' | 'rules' | 'bare';
 
 interface Figures {
   system: System;
@@ -144,12 +147,127 @@ async function load(
   }
 }
 
+/**
+ * Issue 34: a component of 20 fields with rules and a list of 50 items (its items with rules too),
+ * and the same declarations with every rule taken out. Ten editors publish ten entries of each
+ * (`rules` and `bare`, alternating which goes first by round); the target is `rules` at most 10%
+ * dearer than `bare`.
+ */
+const RULES = ['required', 'minLength', 'maxLength', 'pattern', 'min', 'max', 'integer'];
+const TEXT_RULES = { required: true, minLength: 1, maxLength: 200, pattern: { source: '[A-Za-z0-9 -]+' } };
+const RULED_FIELDS = [
+  ...Array.from({ length: 8 }, (_, i) => ({ key: `t${i}`, type: 'text', ...TEXT_RULES })),
+  ...Array.from({ length: 4 }, (_, i) => ({
+    key: `n${i}`,
+    type: 'number',
+    required: true,
+    min: 0,
+    max: 1000,
+    integer: true,
+  })),
+  ...Array.from({ length: 3 }, (_, i) => ({
+    key: `s${i}`,
+    type: 'select',
+    required: true,
+    options: [{ value: 'a' }, { value: 'b' }, { value: 'c' }],
+  })),
+  ...Array.from({ length: 2 }, (_, i) => ({
+    key: `d${i}`,
+    type: 'date',
+    required: true,
+    min: '2000-01-01',
+    max: '2100-01-01',
+  })),
+  { key: 'u0', type: 'url', required: true },
+  { key: 'c0', type: 'color', required: true },
+  { key: 'b0', type: 'boolean', required: true },
+  {
+    key: 'items',
+    type: 'list',
+    required: true,
+    min: 1,
+    max: 100,
+    fields: [
+      { key: 'title', type: 'text', required: true, maxLength: 80, pattern: { source: '[A-Za-z0-9 ]+' } },
+      { key: 'count', type: 'number', required: true, min: 0, max: 100, integer: true },
+    ],
+  },
+];
+const withoutRules = (declared: Record<string, unknown>[]): Record<string, unknown>[] =>
+  declared.map((d) => {
+    const bare = Object.fromEntries(Object.entries(d).filter(([k]) => !RULES.includes(k)));
+    return Array.isArray(d.fields) ? { ...bare, fields: withoutRules(d.fields) } : bare;
+  });
+const RULED_BODY = JSON.stringify({
+  fields: {
+    ...Object.fromEntries(
+      Array.from({ length: 8 }, (_, i) => [`t${i}`, i === 0 ? 'Title {n}' : `Text ${i}`]),
+    ),
+    ...Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`n${i}`, i * 10])),
+    ...Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`s${i}`, 'b'])),
+    d0: '2026-11-27',
+    d1: '2027-01-01',
+    u0: 'https://example.com/a',
+    c0: '#aabbcc',
+    b0: true,
+    items: Array.from({ length: 50 }, (_, i) => ({ _key: `k${i}`, title: `Item ${i}`, count: i })),
+  },
+  status: 'published',
+});
+
+/**
+ * The checks themselves (steadier than the rates on a shared machine): µs per publish for the shape
+ * check of the write (checkWrite) and the rules (checkPublish), with each scenario's declarations.
+ * Run by plain node on the build (bench/writes/rules-checks.mjs), as the server runs: under tsx every
+ * closure the checks create is renamed at creation, which a profile put at 40% of their time.
+ */
+function rulesCheckMicros(): { rules: number; bare: number } {
+  const { fields } = JSON.parse(RULED_BODY.replace('{n}', '1-1')) as { fields: Record<string, unknown> };
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(root, 'bench/writes/rules-checks.mjs'),
+      JSON.stringify({ rules: RULED_FIELDS, bare: withoutRules(RULED_FIELDS), fields }),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (run.status !== 0) throw new Error(`rules-checks.mjs: ${run.stderr}`);
+  return JSON.parse(run.stdout) as { rules: number; bare: number };
+}
+
+/** Ten entries of the 20-field component on a page of their own, declared with or without its rules. */
+async function seedRulesPage(base: string, headers: Record<string, string>, pageId: string, ruled: boolean) {
+  const components = Array.from({ length: EDITORS }, (_, i) => ({
+    componentId: 'Rich',
+    instanceKey: `rich-${String(i).padStart(2, '0')}`,
+    fields: ruled ? RULED_FIELDS : withoutRules(RULED_FIELDS),
+  }));
+  const res = await fetch(`${base}/v1/definitions/sync`, {
+    method: 'POST',
+    headers: { 'x-cms-key': headers['x-cms-key']!, 'content-type': 'application/json' },
+    body: JSON.stringify({ pageId, components }),
+  });
+  if (!res.ok) throw new Error(`definitions/sync ${pageId}: ${res.status} ${await res.text()}`);
+  const entries = await fetch(`${base}/v1/content/${encodeURIComponent(pageId)}`, { headers });
+  const ids = ((await entries.json()) as { data: { id: string }[] }).data.map((e) => e.id);
+  // One publish each first, so the entry is known to the instance and the rules apply to a full value.
+  for (const id of ids) {
+    const once = await fetch(`${base}/v1/content/${id}`, {
+      method: 'PATCH',
+      headers,
+      body: RULED_BODY.replace('{n}', '0'),
+    });
+    if (!once.ok) throw new Error(`PATCH ${pageId}: ${once.status} ${await once.text()}`);
+  }
+  return ids;
+}
+
 /** A run with error answers is no figure: its req/s would count refusals (or a bug's fast failures). */
 function refuseErrors(system: string, scenario: Scenario, errors: number): void {
   if (errors > 0) throw new Error(`${system} answered ${errors} errors in the "${scenario}" scenario`);
 }
 
-async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures[]> {
+async function runFolio(db: 'sqlite' | 'postgres', dir: string, round: number): Promise<Figures[]> {
   const env: Record<string, string> = {
     LOG_LEVEL: 'warn',
     CMS_DATA_DIR: mkdtempSync(join(dir, 'data-')),
@@ -177,6 +295,17 @@ async function runFolio(db: 'sqlite' | 'postgres', dir: string): Promise<Figures
       const paths = (scenario === 'ten' ? ids : [ids[0]!]).map((id) => `/v1/content/${id}`);
       await load(server.url, headers, paths, body, server.child.pid!, db === 'postgres', WARM_UP);
       const f = await load(server.url, headers, paths, body, server.child.pid!, db === 'postgres');
+      refuseErrors(`Folio ${db}`, scenario, f.errors);
+      out.push({ system: `folio-${db}`, scenario, ...f });
+    }
+    const pages = {
+      rules: await seedRulesPage(server.url, headers, '/rules', true),
+      bare: await seedRulesPage(server.url, headers, '/bare', false),
+    };
+    for (const scenario of round % 2 === 0 ? (['bare', 'rules'] as const) : (['rules', 'bare'] as const)) {
+      const paths = pages[scenario].map((id) => `/v1/content/${id}`);
+      await load(server.url, headers, paths, RULED_BODY, server.child.pid!, db === 'postgres', WARM_UP);
+      const f = await load(server.url, headers, paths, RULED_BODY, server.child.pid!, db === 'postgres');
       refuseErrors(`Folio ${db}`, scenario, f.errors);
       out.push({ system: `folio-${db}`, scenario, ...f });
     }
@@ -259,8 +388,8 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       const figures = [
         ...(directus ? await runDirectus(directus) : []),
-        ...(await runFolio('postgres', dir)),
-        ...(await runFolio('sqlite', dir)),
+        ...(await runFolio('postgres', dir, round)),
+        ...(await runFolio('sqlite', dir, round)),
       ];
       for (const f of figures) process.stdout.write(`${JSON.stringify(f)}\n`);
       rounds.push(...figures);
@@ -300,13 +429,36 @@ async function main() {
       : `no Directus install (BENCH_DIRECTUS_DIR unset): the committed figure of ${DIRECTUS_COMMITTED}/s (2026-11-23), NOT measured in this run`,
     loadavg: (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').trim(),
   };
+  /** Issue 34: the publish with rules against the same without, per database, each round's own ratio. */
+  const rulesCost = (['postgres', 'sqlite'] as const)
+    .map((db) => {
+      const of = (scenario: Scenario) =>
+        rounds.filter((r) => r.system === `folio-${db}` && r.scenario === scenario);
+      const ruled = of('rules');
+      const bare = of('bare');
+      if (ruled.length === 0 || ruled.length !== bare.length) return null;
+      const each = ruled.map((r, i) => ({
+        rate: bare[i]!.requestsPerSec / Math.max(1, r.requestsPerSec),
+        cpu: r.cpuMicrosPerWrite / Math.max(1, bare[i]!.cpuMicrosPerWrite),
+      }));
+      const rate = +median(each.map((e) => e.rate)).toFixed(3);
+      const cpu = +median(each.map((e) => e.cpu)).toFixed(3);
+      return { db, rates: each.map((e) => +e.rate.toFixed(3)), rate, cpu, met: rate <= 1.1 };
+    })
+    .filter((r) => r !== null);
+  const checks = rulesCheckMicros();
   const out = join(root, 'bench/results');
   mkdirSync(out, { recursive: true });
   writeFileSync(
     join(out, 'writes.json'),
-    `${JSON.stringify({ ...meta, statements, targets, summary, rounds }, null, 2)}\n`,
+    `${JSON.stringify({ ...meta, statements, targets, rulesCost, checks, summary, rounds }, null, 2)}\n`,
   );
-  const label: Record<Scenario, string> = { ten: '10 editors × 10 entries', one: '10 editors × 1 entry' };
+  const label: Record<Scenario, string> = {
+    ten: '10 editors × 10 entries',
+    one: '10 editors × 1 entry',
+    rules: '10 × 10, 20 fields + 50 items, with rules',
+    bare: '10 × 10, 20 fields + 50 items, no rules',
+  };
   const rows = summary.map(
     (s) =>
       `| ${s.system} | ${label[s.scenario]} | ${s.requestsPerSec} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuMicrosPerWrite} | ${s.dbCpuMicrosPerWrite ?? '(in the server)'} | ${s.clientCpuMicrosPerWrite} | ${s.errors} |`,
@@ -337,6 +489,22 @@ ${rows.join('\n')}
 | scenario | Folio PG req/s | Directus req/s | ratio | target | |
 |---|---:|---:|---:|---:|---|
 ${targetRows.join('\n')}
+
+## Target (issue 34): a publish with rules at most 10% dearer than the same without
+
+A component of 20 fields with rules (text: required, length, pattern; number: required, range,
+integer; select, date, url, color, boolean: required) and a list of 50 items with rules of their
+own, published by ten editors on ten entries, against the same declarations with every rule taken
+out. Cost: the no-rules rate over the rules rate (each round's own ratio, then the median); the
+server's CPU per write likewise.
+
+| database | cost (rate) per round | median | server CPU per write, rules / none | target | |
+|---|---|---:|---:|---:|---|
+${rulesCost.map((r) => `| ${r.db} | ${r.rates.join(', ')} | ${r.rate}× | ${r.cpu}× | ≤ 1.1× | ${r.met ? 'met' : 'NOT met'} |`).join('\n')}
+
+The checks alone (shape check of the write and the rules, per publish; plain node on the build):
+${checks.rules} µs with the rules, ${checks.bare} µs without: ${(checks.rules - checks.bare).toFixed(1)} µs more,
+against the server CPU per write in the table above.
 
 ## Statements per request (counted at the driver, session token included)
 

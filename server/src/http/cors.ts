@@ -43,7 +43,8 @@ export function originAllowed(origin: string, domains: readonly string[]): boole
   return domains.some((domain) => domain.toLowerCase() === host);
 }
 
-function addVary(reply: FastifyReply, value: string): void {
+/** Adds `value` to the Vary header unless it is there already. */
+export function addVary(reply: FastifyReply, value: string): void {
   const current = reply.getHeader('vary');
   if (!current) reply.header('vary', value);
   else if (

@@ -14,14 +14,28 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 describe('fast reads', () => {
   const page = cachedJson(Buffer.from('{"data":[{"id":"ent_1"}],"error":null}'));
+  const frCa = cachedJson(Buffer.from('{"data":[{"id":"ent_1","locale":"fr-CA"}],"error":null}'));
+  const frCaOwn = cachedJson(Buffer.from('{"data":[],"error":null}'));
   const lines: AccessLine[] = [];
   const answered: string[] = [];
   let closing = false;
   const fastReads = createFastReads(
     {
       projectIdOfKey: (key) => (key === 'cms_pk_good' ? 'prj_1' : undefined),
-      page: (projectId, pageId) => (projectId === 'prj_1' && pageId === '/about' ? page : undefined),
-      snapshotEtag: (projectId) => (projectId === 'prj_1' ? '"sha256:abc"' : undefined),
+      page: (projectId, pageId, locale, fallback) => {
+        if (projectId !== 'prj_1' || pageId !== '/about') return undefined;
+        if (locale === undefined) return page;
+        if (locale === 'fr-CA') return fallback === false ? frCaOwn : frCa;
+        return undefined;
+      },
+      snapshotEtag: (projectId, locale) =>
+        projectId !== 'prj_1'
+          ? undefined
+          : locale === undefined
+            ? '"sha256:abc"'
+            : locale === '*'
+              ? '"sha256:all"'
+              : undefined,
     },
     { write: (line) => lines.push(line), flush: () => {} },
     (kind, status) => answered.push(`${kind} ${status}`),
@@ -170,6 +184,33 @@ describe('fast reads', () => {
       'body',
     );
     assert.equal(chunked.status, 599, 'a chunked body');
+  });
+
+  it('answers ?locale= (and ?fallback=) from the cache keyed by them, and leaves any other query to the route', async () => {
+    assert.equal((await get('/v1/content/%2Fabout?locale=fr-CA', key)).body, frCa.body.toString());
+    assert.equal(
+      (await get('/v1/content/%2Fabout?locale=fr-CA&fallback=true', key)).body,
+      frCa.body.toString(),
+    );
+    assert.equal(
+      (await get('/v1/content/%2Fabout?fallback=false&locale=fr-CA', key)).body,
+      frCaOwn.body.toString(),
+    );
+    assert.equal((await get('/v1/content/%2Fabout?fallback=false', key)).body, page.body.toString());
+    for (const path of [
+      '/v1/content/%2Fabout?locale=fr-ca', // not the project's spelling: the route matches it
+      '/v1/content/%2Fabout?locale=fr-CA&locale=fr-CA',
+      '/v1/content/%2Fabout?locale=fr-CA&fallback=no',
+      '/v1/content/%2Fabout?locale=fr-CA&depth=1',
+      '/v1/content/%2Fabout?locale=',
+      '/v1/content/%2Fabout?',
+      '/v1/content/%2Fabout?locale=fr%2DCA',
+      '/v1/snapshot?fallback=false',
+    ])
+      assert.equal((await get(path, key)).status, 599, path);
+    const snapshot = { ...key, 'if-none-match': '"sha256:all"' };
+    assert.equal((await get('/v1/snapshot?locale=*', snapshot)).status, 304);
+    assert.equal((await get('/v1/snapshot?locale=%2A', snapshot)).status, 304);
   });
 
   it('makes a new random (version 4) request id for each request that brings none', async () => {

@@ -19,7 +19,10 @@ import { requestIdOf } from './request-id.js';
  * Everything else, and anything this cannot decide with certainty, goes through the normal route.
  *
  * It answers only when the normal route would give the same answer, from the same caches:
- * - GET, the path is /v1/snapshot or /v1/content/<one segment>, no query string, no request body;
+ * - GET, the path is /v1/snapshot or /v1/content/<one segment>, no request body, and no query string
+ *   but `?locale=<code>` (and for a page `&fallback=true|false`), each at most once (contract §14):
+ *   the cache is keyed by the project's code, so only a code sent exactly as the project spells it
+ *   finds anything (`fr-ca` goes the normal way, which matches it and reads the cache itself);
  * - only the publishable key (no Authorization: sessions and secret keys take the normal path; no
  *   x-cms-preview: a preview token sees working copies, and an unknown one must get its 401; no
  *   x-cms-project-id, which the normal path would check against the key; no Origin, so CORS headers
@@ -35,9 +38,9 @@ import { requestIdOf } from './request-id.js';
  */
 export interface FastReadSources {
   projectIdOfKey(apiKey: string): string | undefined;
-  /** The cached published page (bytes and ETag); undefined when not cached. */
-  page(projectId: string, pageId: string): CachedJson | undefined;
-  snapshotEtag(projectId: string): string | undefined;
+  /** The cached published page (bytes and ETag) in the locale asked (undefined: none asked); undefined when not cached. */
+  page(projectId: string, pageId: string, locale?: string, fallback?: boolean): CachedJson | undefined;
+  snapshotEtag(projectId: string, locale?: string): string | undefined;
 }
 
 const CONTENT_PREFIX = '/v1/content/';
@@ -110,16 +113,44 @@ function fastHeaders(raw: string[]): FastHeaders | undefined {
   return apiKey ? { apiKey, ifNoneMatch, requestId } : undefined;
 }
 
-/** The page id of a visitor page URL, or undefined when it is not one (or its escape is malformed). */
-function pageIdOf(url: string): string | undefined {
-  if (!url.startsWith(CONTENT_PREFIX)) return undefined;
-  const segment = url.slice(CONTENT_PREFIX.length);
-  if (segment === '' || segment.includes('/') || segment.includes('?')) return undefined;
+/** The page id of a visitor page URL's path, or undefined when it is not one (or its escape is malformed). */
+function pageIdOf(path: string): string | undefined {
+  if (!path.startsWith(CONTENT_PREFIX)) return undefined;
+  const segment = path.slice(CONTENT_PREFIX.length);
+  if (segment === '' || segment.includes('/')) return undefined;
   try {
     return decodeURIComponent(segment);
   } catch {
     return undefined; // the normal route reports it
   }
+}
+
+/** A read's `?locale=` and `?fallback=`; NOT_FAST when the query holds anything else (or twice). */
+interface ReadQuery {
+  locale: string | undefined;
+  fallback: boolean;
+}
+const PLAIN: ReadQuery = { locale: undefined, fallback: true };
+const NOT_FAST = undefined;
+
+function readQueryOf(query: string, fallbackAllowed: boolean): ReadQuery | undefined {
+  let locale: string | undefined;
+  let fallback: boolean | undefined;
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    const name = part.slice(0, eq);
+    const value = part.slice(eq + 1);
+    // '+' and escapes other than '%2A' ('*') and '%2a' would need the normal parser's decoding.
+    if (eq === -1 || value === '' || value.includes('+')) return NOT_FAST;
+    if (name === 'locale' && locale === undefined) {
+      locale = value === '%2A' || value === '%2a' ? '*' : value;
+      if (locale.includes('%')) return NOT_FAST;
+    } else if (name === 'fallback' && fallbackAllowed && fallback === undefined) {
+      if (value !== 'true' && value !== 'false') return NOT_FAST;
+      fallback = value === 'true';
+    } else return NOT_FAST;
+  }
+  return { locale, fallback: fallback ?? true };
 }
 
 export function createFastReads(
@@ -162,7 +193,9 @@ export function createFastReads(
       ]);
       res.end(body);
     } else {
-      res.writeHead(304, ['x-request-id', id, 'etag', etag, 'cache-control', 'no-cache', 'vary', 'Origin']);
+      // The snapshot's route also varies on Accept-Encoding (it is kept and sent gzip-compressed).
+      const vary = kind === 'snapshot' ? 'Accept-Encoding, Origin' : 'Origin';
+      res.writeHead(304, ['x-request-id', id, 'etag', etag, 'cache-control', 'no-cache', 'vary', vary]);
       res.end();
     }
     const elapsedMs = performance.now() - started;
@@ -187,13 +220,20 @@ export function createFastReads(
     if (!projectId) return false;
     const url = req.url ?? '';
     const { ifNoneMatch, requestId } = headers;
-    if (url === '/v1/snapshot') {
-      const etag = ifNoneMatch ? sources.snapshotEtag(projectId) : undefined;
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    if (path === '/v1/snapshot') {
+      const query = mark === -1 ? PLAIN : readQueryOf(url.slice(mark + 1), false);
+      const etag = ifNoneMatch && query ? sources.snapshotEtag(projectId, query.locale) : undefined;
       if (!etag || !etagMatches(ifNoneMatch, etag)) return false;
       return answer(res, req, requestId, 'snapshot', 304, etag, undefined, started);
     }
-    const pageId = pageIdOf(url);
-    const page = pageId === undefined ? undefined : sources.page(projectId, pageId);
+    const pageId = pageIdOf(path);
+    const query = mark === -1 ? PLAIN : readQueryOf(url.slice(mark + 1), true);
+    const page =
+      pageId === undefined || query === undefined
+        ? undefined
+        : sources.page(projectId, pageId, query.locale, query.fallback);
     if (!page) return false;
     if (etagMatches(ifNoneMatch, page.etag))
       return answer(res, req, requestId, 'page', 304, page.etag, undefined, started);

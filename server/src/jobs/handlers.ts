@@ -3,6 +3,7 @@ import {
   contentTargets,
   createContentOperations,
   publishedEntriesForSnapshot,
+  snapshotEntriesIn,
 } from '../modules/content/index.js';
 import { declarationsOf, pageDefinitions } from '../modules/definitions/index.js';
 import { callDeployHooks, fireDeployTriggers, triggersFromEvents } from '../modules/deploys/index.js';
@@ -63,6 +64,7 @@ export const attemptJobs: readonly AttemptJob<any, any>[] = [deliverWebhooks, ca
 export const freshSnapshotSources = (db: Db): SnapshotSources => ({
   project: (projectId) => loadSite(db, 'id', projectId),
   entries: (projectId) => publishedEntriesForSnapshot(db, projectId),
+  entriesIn: (projectId, locales, codes) => snapshotEntriesIn(db, projectId, locales, codes),
   objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
 });
 

@@ -52,6 +52,28 @@ describe('MemoCache', () => {
     assert.equal(cache.get('a'), 'new');
   });
 
+  it('refills without counting a miss, and says when an invalidation during the load refused it', async () => {
+    const cache = cacheOf();
+    assert.equal(await cache.refill('a', async () => 'v1'), true);
+    assert.equal(cache.get('a'), 'v1');
+    const slow = deferred<string>();
+    const pending = cache.refill('a', () => slow.promise);
+    cache.delete('a');
+    slow.resolve('old');
+    assert.equal(await pending, false, 'refused: the caller loads again from after the change');
+    assert.equal(cache.get('a'), undefined);
+    assert.equal(
+      await cache.refill(
+        'a',
+        async () => 'ignored',
+        () => false,
+      ),
+      true,
+      'not kept: nothing to retry',
+    );
+    assert.deepEqual(cache.counts, { hits: 1, misses: 0 });
+  });
+
   it('any invalidation during a load counts, not only of the same key (deleteWhere, flush)', async () => {
     const bus = createInProcessChangeBus();
     const cache = cacheOf(bus);

@@ -75,10 +75,24 @@ export class MemoCache<V> {
     });
   }
 
-  private set(key: string, value: V, epoch: number): void {
-    if (epoch !== this.generation || !this.bus.live) return;
+  /**
+   * Loads `key` and stores it as getOrLoad would, without a lookup and without counting a miss: a
+   * refill ahead of the reads that will ask for it (what was dropped, rebuilt in the background).
+   * False when the value could not be stored because something was invalidated during the load (or
+   * the bus is not live): the caller may refill again, from a load that begins after that change.
+   */
+  refill(key: string, load: (key: string) => Promise<V>, keep?: (value: V) => boolean): Promise<boolean> {
+    const epoch = this.generation;
+    return load(key).then((value) =>
+      keep === undefined || keep(value) ? this.set(key, value, epoch) : true,
+    );
+  }
+
+  /** Stores `value` unless something was invalidated since `epoch`; whether it did. */
+  private set(key: string, value: V, epoch: number): boolean {
+    if (epoch !== this.generation || !this.bus.live) return false;
     const bytes = this.sizeOf(value);
-    if (bytes > this.maxBytes) return;
+    if (bytes > this.maxBytes) return true; // never kept: nothing to try again
     this.remove(key);
     while (this.bytes + bytes > this.maxBytes) {
       const oldest = this.map.keys().next().value;
@@ -87,6 +101,7 @@ export class MemoCache<V> {
     }
     this.map.set(key, { value, bytes });
     this.bytes += bytes;
+    return true;
   }
 
   delete(key: string): void {

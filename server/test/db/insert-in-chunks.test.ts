@@ -97,8 +97,9 @@ describeEachDb('insertInChunks', (ctx) => {
       .orderBy('id')
       .execute();
     assert.equal(stored.length, count + 3);
-    assert.deepEqual(stored[1], rows[1]);
-    assert.deepEqual(stored[7], rows[7]);
+    // Read back as written; `locale` (migration 0020) is a column the rows leave to its default.
+    assert.deepEqual(stored[1], { ...rows[1], locale: null });
+    assert.deepEqual(stored[7], { ...rows[7], locale: null });
     assert.equal(stored[count]?.actorName, null);
     assert.equal(stored[count + 1]?.actorName, `Ada ${count + 1}`);
     assert.equal(stored[count + 2]?.summary, 'by sql');

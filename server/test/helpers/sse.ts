@@ -35,8 +35,10 @@ export async function openLive(
   base: string,
   pageId: string,
   headers: Record<string, string>,
+  /** More of the query string, as sent (`&locale=fr`). */
+  query = '',
 ): Promise<LiveClient> {
-  const url = new URL(`${base}/v1/live?pageId=${encodeURIComponent(pageId)}`);
+  const url = new URL(`${base}/v1/live?pageId=${encodeURIComponent(pageId)}${query}`);
   const req = request(url, { headers, agent: false });
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     req.once('response', resolve);

@@ -123,6 +123,14 @@ describeEachDb('content in locales (editor side)', (ctx) => {
     // fr lacks a title of its own; en's published one counts (§17): fr publishes.
     const fr = await patch(site, id, 'fr', { fields: { body: 'Corps' }, status: 'published' });
     assert.equal(fr.status, 200, JSON.stringify(fr.body));
+    // Visitors read the version fr's copy was published at: fr's version then (§17; en's publish above
+    // changed a shared value, so it is more than fr's own count).
+    const visitor = await call(ctx.app, {
+      method: 'GET',
+      url: `${pageUrl('/')}?locale=fr`,
+      headers: site.key,
+    });
+    assert.equal(visitor.body.data[0].version, fr.body.data.version);
     assert.equal(fr.body.data.status, 'published');
     assert.deepEqual(fr.body.data.locales.en.status, 'published');
     assert.equal(fr.body.data.locales['fr-CA'].status, 'draft');

@@ -4,6 +4,7 @@ export {
   currentVersionOf,
   entryKeys,
   isConflict,
+  pageEntriesQuery,
   type Site,
   siteHeaders,
   useDefinitions,
@@ -14,3 +15,4 @@ export {
 export { applySaved } from './api/entry-mutations';
 export { ConflictAlert } from './components/ConflictAlert';
 export { type FieldType, isFieldType, isLinkable, sameValue } from './lib/fields';
+export { type Locales, localeCodes } from './lib/locale-choice';

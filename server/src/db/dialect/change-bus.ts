@@ -30,7 +30,10 @@ export { FLUSH_ALL };
 /**
  * What the caches listen for. Anything that changes what a visitor or a build reads must notify:
  * - `project` (key: projectId): the key, domains or bakeEnabled changed (rotate-key, PATCH project);
- * - `page` (key: pageKey(projectId, pageId)): the published entries of a page changed;
+ * - `page` (key: pageKey(projectId, pageId)): the published entries of a page changed; in a project
+ *   with locales, pageKey(projectId, pageId, locale) when only that locale's published copies changed
+ *   (a publish or unpublish in it): the reads of the locales whose fallback chain passes through it
+ *   change, no other (a key without a locale changes every locale's reads);
  * - `snapshot` (key: projectId): anything in GET /v1/snapshot changed (content or object publishes);
  * - `draft` (key: pageKey): only the working copies of a page changed (a draft save, a restore, new
  *   stubs). No cache holds working copies; live preview streams (src/modules/live) follow it;
@@ -45,11 +48,26 @@ export const TOPICS = {
   draft: 'draft',
   preview: 'preview',
 } as const;
-export const pageKey = (projectId: string, pageId: string): string => `${projectId} ${pageId}`;
-/** The inverse of pageKey (project ids hold no space; page ids may). */
-export function splitPageKey(key: string): { projectId: string; pageId: string } {
+/** Separates a `page` key's locale (page ids hold no control characters, contract §17). */
+const LOCALE_MARK = '\u0002';
+export const pageKey = (projectId: string, pageId: string, locale?: string): string =>
+  locale === undefined ? `${projectId} ${pageId}` : `${projectId} ${pageId}${LOCALE_MARK}${locale}`;
+/** The inverse of pageKey (project ids hold no space; page ids may); `page` is the key without its locale. */
+export function splitPageKey(key: string): {
+  projectId: string;
+  pageId: string;
+  locale: string | undefined;
+  page: string;
+} {
   const space = key.indexOf(' ');
-  return { projectId: key.slice(0, space), pageId: key.slice(space + 1) };
+  const mark = key.indexOf(LOCALE_MARK, space);
+  const page = mark === -1 ? key : key.slice(0, mark);
+  return {
+    projectId: key.slice(0, space),
+    pageId: page.slice(space + 1),
+    locale: mark === -1 ? undefined : key.slice(mark + 1),
+    page,
+  };
 }
 
 export interface ChangeBus {

@@ -77,26 +77,69 @@ export const publishedEntriesOfProject = (db: DbOrTx, projectId: string) =>
     { id: string; pageId: string; instanceKey: string; componentId: string; publishedFields: string }[]
   >;
 
-/** The live entries of one page with their declarations (resolution walks their references). */
-export const publishedEntriesOfPageWithDeclarations = (db: DbOrTx, projectId: string, pageId: string) =>
+/**
+ * Every entry of the project, live in some locale or not, with what a visitor's view of it needs (the
+ * snapshots of a project with locales, locale-reads.ts): its default locale's published copy and
+ * declarations, never the working copy.
+ */
+export const entriesOfProjectForSnapshot = (db: DbOrTx, projectId: string) =>
   db
     .selectFrom('contentEntries as e')
     .select([
       'e.id',
+      'e.pageId',
       'e.instanceKey',
       'e.componentId',
       'e.publishedFields',
       'e.publishedAt',
       'e.publishedVersion',
     ])
-    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields'), positionOfEntry(db, 'e').as('position')])
+    .select(() => [declaredFieldsOf(db, 'e').as('declaredFields')])
     .where('e.projectId', '=', projectId)
-    .where('e.pageId', '=', pageId)
-    .where('e.publishedFields', 'is not', null)
-    .execute() as Promise<(PublishedRow & { declaredFields: string | null })[]>;
+    .execute() as Promise<
+    (Pick<
+      EntryRow,
+      'id' | 'pageId' | 'instanceKey' | 'componentId' | 'publishedFields' | 'publishedAt' | 'publishedVersion'
+    > & { declaredFields: string | null })[]
+  >;
 
 /** Ids per `in (…)` list: well under both dialects' bound parameters. */
 const ID_CHUNK = 500;
+
+/**
+ * The live entries of pages of one project with their declarations (resolution walks their
+ * references): one query per 500 pages, so the dependents of a published entry reload together.
+ */
+export async function publishedEntriesOfPagesWithDeclarations(
+  db: DbOrTx,
+  projectId: string,
+  pageIds: readonly string[],
+): Promise<(PublishedRow & { pageId: string; declaredFields: string | null })[]> {
+  const out: (PublishedRow & { pageId: string; declaredFields: string | null })[] = [];
+  for (let i = 0; i < pageIds.length; i += ID_CHUNK) {
+    const chunk = pageIds.slice(i, i + ID_CHUNK);
+    const rows = await db
+      .selectFrom('contentEntries as e')
+      .select([
+        'e.id',
+        'e.pageId',
+        'e.instanceKey',
+        'e.componentId',
+        'e.publishedFields',
+        'e.publishedAt',
+        'e.publishedVersion',
+      ])
+      .select(() => [declaredFieldsOf(db, 'e').as('declaredFields'), positionOfEntry(db, 'e').as('position')])
+      .where('e.projectId', '=', projectId)
+      .$call((q) =>
+        chunk.length === 1 ? q.where('e.pageId', '=', chunk[0] as string) : q.where('e.pageId', 'in', chunk),
+      )
+      .where('e.publishedFields', 'is not', null)
+      .execute();
+    out.push(...(rows as (PublishedRow & { pageId: string; declaredFields: string | null })[]));
+  }
+  return out;
+}
 
 /** The entries of `ids` in the project, with their declarations (reference targets): one query per 500 ids. */
 export async function entriesByIds(

@@ -73,6 +73,8 @@ A member's session sent with the key (\`Authorization: Bearer <token>\` plus \`x
 
 References (fields of type \`reference\`): visitors and preview tokens read each one resolved, as a \`ResolvedReference\` \`{ id, pageId, instanceKey, componentId, fields }\` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to \`?depth=\` levels (0-3, default 1). Below that, on a cycle, or past 1,000 entries per answer: \`{ id }\`. A target the reader cannot see is \`null\` (single) or left out (multiple). A member's session reads the stored ids unless it sends \`?resolve=true\`. A publish, unpublish or deletion of a referenced entry changes the answer and its \`ETag\` of every page that refers to it, at once on every instance.
 
+Languages (contract §14, §17): \`?locale=\` reads in one of the project's locales (matched case-insensitively; default: the default locale; a code the project lacks, or any \`locale\` in a project without locales, is 400 at \`query.locale\`). In a project with locales every entry carries \`locale\` and \`locales\` (in a project without locales they are left out, the contract's \`null\`s, so it answers byte for byte as before). For visitors, \`locale\` is the locale read and \`locales\` lists the locales of the read's fallback chain (the locale, its fallback, …, the default; the locale alone with \`?fallback=false\`) in which the entry has a published copy, each \`{ status: "published", publishedAt }\`: never a locale outside the chain, so a publish or unpublish in a locale changes the answers (and \`ETag\`s) of the locales whose chain passes through it and no other. A visitor sees an entry published in the locale or in a locale of its chain: each localized field from the first locale of the chain whose published copy has a value for it, shared fields from the first locale that has a published copy (the copy served, whose \`status\`, \`publishedAt\`, \`updatedAt\` and \`version\` the entry shows). \`?fallback=false\` reads the locale's own published copies only. References resolve in the reader's locale, with the same fallback. A preview token reads working copies in the locale, as an editor does.
+
 A page id with the form of an entry id (\`ent_\` and 26 base-32 characters) is 400 \`validation_failed\` naming \`GET /v1/entries/:entryId\`, which reads one entry.
 
 ${CORS_NOTE}`,
@@ -99,7 +101,12 @@ ${CORS_NOTE}`,
             : await content.entriesForEditor(projectId, pageId, request.query.locale);
           return { data, error: null };
         }
-        return sendCachedJson(request, reply, await content.publishedPage(projectId, pageId, depth));
+        const { locale, fallback } = request.query;
+        return sendCachedJson(
+          request,
+          reply,
+          await content.publishedPageIn(projectId, pageId, depth, locale, fallback !== false),
+        );
       },
     );
 

@@ -36,6 +36,8 @@ import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
 import { createLocaleOperations, type LocaleContext } from './locale-operations.js';
+import { workingTargetsIn } from './locale-reads.js';
+import { type PageViews, pageViews, visitorViewIn } from './page-views.js';
 import { countPages, registerPage } from './pages.repository.js';
 import {
   assertPublishable,
@@ -575,7 +577,9 @@ export function createContentService(
   /** Told when a statement template would not reproduce its build (a bug; the write still succeeds). */
   onTemplateMismatch?: (err: Error) => void,
 ) {
-  const pages = createPublishedPages(db, bus);
+  // Visitors' reads compose each entry in their locale (contract §14).
+  const localesOf = async (projectId: string) => (await definitions.localesOf?.(db, projectId)) ?? null;
+  const pages = createPublishedPages(db, bus, undefined, localesOf);
   const {
     forEditor,
     localeContext,
@@ -675,14 +679,57 @@ export function createContentService(
       fields: (entries[i] as Entry).fields,
       declared: definitions.declarationsOf(r.declaredFields),
     }));
-    const { fields } = await resolveReferences(roots, depth, referenceTargets(db, projectId, 'working'));
+    // In a locale, the targets' working copies in it (contract §14: references resolve in the reader's locale).
+    const targets = ctx
+      ? workingTargetsIn(db, projectId, ctx.locales, ctx.code)
+      : referenceTargets(db, projectId, 'working');
+    const { fields } = await resolveReferences(roots, depth, targets);
     return entries.map((e, i) => ({ ...e, fields: fields[i] as Fields }));
   }
 
   return {
     publishedPage: pages.page,
+    /**
+     * The page as visitors read it in the locale `?locale=` asks (contract §14; 400 at query.locale
+     * for a code the project lacks, or any locale in a project without locales); none asked: the
+     * default locale, under the same key as before languages.
+     */
+    async publishedPageIn(
+      projectId: string,
+      pageId: string,
+      depth: number | undefined,
+      asked: string | undefined,
+      fallback: boolean,
+    ) {
+      if (asked === undefined) return pages.page(projectId, pageId, depth);
+      const code = requestedLocale(await localesOf(projectId), asked, 'query.locale');
+      return pages.page(projectId, pageId, depth, code ?? undefined, fallback);
+    },
     peekPage: pages.peek,
     cacheCounts: pages.cacheCounts,
+
+    /**
+     * Every view of one page for live streams (page-views.ts): in a project with locales, visitors'
+     * in `locale` (a project code; undefined: the default) through its chain, and the editors' and
+     * preview tokens' working copies in it as editor reads give them.
+     */
+    async pageViews(
+      projectId: string,
+      pageId: string,
+      drafts: boolean,
+      depth: number,
+      locale?: string,
+      fallback = true,
+    ): Promise<PageViews> {
+      const locales = await localesOf(projectId);
+      if (locales === null) return pageViews(db, projectId, pageId, drafts, depth);
+      const [visitor, editor, preview] = await Promise.all([
+        visitorViewIn(db, projectId, pageId, depth, locales, locale, fallback),
+        drafts ? this.entriesForEditor(projectId, pageId, locale) : null,
+        drafts ? this.entriesResolved(projectId, pageId, depth, locale) : null,
+      ]);
+      return { visitor: visitor.entries, editor, preview, pages: visitor.pages, chain: visitor.chain };
+    },
 
     /** One entry as a member's session (or a preview token) sees it on its page: the working copy (in `asked`'s locale). */
     async entryForEditor(projectId: string, entryId: string, asked?: string): Promise<Entry> {

@@ -176,7 +176,9 @@ export function createLocaleOperations(deps: LocaleDeps) {
     if (!first) return;
     const { projectId, pageId } = first.row;
     const member = memberBehind(actor);
-    await changed(TOPICS.page, pageKey(projectId, pageId));
+    // Only the reads of the locales whose chain holds one of these change (published-pages.ts, live).
+    for (const locale of new Set(items.map((i) => i.locale)))
+      await changed(TOPICS.page, pageKey(projectId, pageId, locale));
     await changed(TOPICS.snapshot, projectId);
     await runSideWrites(trx, [
       repo.historyWrite(
@@ -302,6 +304,7 @@ export function createLocaleOperations(deps: LocaleDeps) {
         { projectId, entryId: row.id, locale: code },
         { fields: ownText, updatedAt: now, ...(publish && { publishedFields: copy, publishedAt: now }) },
         publish ? 'set' : undefined,
+        entry.sharedVersion,
       );
     }
     const what = deps.describeEntry(row);
@@ -446,6 +449,7 @@ export function createLocaleOperations(deps: LocaleDeps) {
           { projectId, entryId: p.row.id, locale: p.code },
           { publishedFields: p.copy, publishedAt: now, updatedAt: now },
           'set',
+          p.row.sharedVersion,
         );
       }
     }

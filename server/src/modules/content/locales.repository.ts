@@ -48,16 +48,33 @@ export async function slotRowsOf(
   return out;
 }
 
+/** Every other locale's row of the project's entries, by entry and locale (the snapshots): one query. */
+export async function slotRowsOfProject(
+  db: DbOrTx,
+  projectId: string,
+): Promise<Map<string, Map<string, EntryLocaleRow>>> {
+  const out = new Map<string, Map<string, EntryLocaleRow>>();
+  const rows = await db.selectFrom('entryLocales').selectAll().where('projectId', '=', projectId).execute();
+  for (const row of rows) {
+    const byLocale = out.get(row.entryId) ?? new Map<string, EntryLocaleRow>();
+    byLocale.set(row.locale, row);
+    out.set(row.entryId, byLocale);
+  }
+  return out;
+}
+
 /**
  * Writes a locale's slot of an entry, counting the change in its `version` (a new row starts at 2: a
  * locale without a row reads as version 1, locale-slots.ts). `published`: "set" makes this version the
- * published one, "clear" takes it down.
+ * published one, "clear" takes it down. The published version is the locale's version (§17: the
+ * entry's `sharedVersion`, passed in, plus the row's own), what visitors then read.
  */
 export async function writeSlot(
   trx: DbOrTx,
   key: { projectId: string; entryId: string; locale: string },
   set: Partial<Pick<EntryLocaleRow, 'fields' | 'publishedFields' | 'publishedAt'>> & { updatedAt: string },
   published?: 'set' | 'clear',
+  sharedVersion = 0,
 ): Promise<EntryLocaleRow> {
   return trx
     .insertInto('entryLocales')
@@ -67,14 +84,14 @@ export async function writeSlot(
       publishedFields: set.publishedFields ?? null,
       publishedAt: set.publishedAt ?? null,
       version: 2,
-      publishedVersion: published === 'set' ? 2 : null,
+      publishedVersion: published === 'set' ? 2 + sharedVersion : null,
       updatedAt: set.updatedAt,
     })
     .onConflict((oc) =>
       oc.columns(['entryId', 'locale']).doUpdateSet((eb) => ({
         ...set,
         version: eb('entryLocales.version', '+', 1),
-        ...(published === 'set' && { publishedVersion: eb('entryLocales.version', '+', 1) }),
+        ...(published === 'set' && { publishedVersion: eb('entryLocales.version', '+', 1 + sharedVersion) }),
         ...(published === 'clear' && { publishedVersion: null }),
       })),
     )

@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database.js';
+import type { Locales } from '../../shared/locales.js';
 import { byPosition, declarationsOf } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
+import { pageIn, publishedTargetsIn, visitorLocale } from './locale-reads.js';
 import { problemsOfRows } from './publish-rules.js';
 import { referenceTargets } from './reference-targets.js';
 import { anyReferences, DEFAULT_DEPTH, type Resolved, resolveReferences } from './references.js';
@@ -19,6 +21,11 @@ export interface PageViews {
   preview: Entry[] | null;
   /** The pages of entries read to resolve references: a change to one of them changes these views. */
   pages: Set<string>;
+  /**
+   * The locales whose published copies the visitor view read (the locale's fallback chain, or itself
+   * with `fallback` false; contract §14); null in a project without locales.
+   */
+  chain: string[] | null;
 }
 
 const NO_PAGES: Resolved = { fields: [], pages: new Set() };
@@ -62,7 +69,13 @@ export async function pageViews(
   if (
     !anyReferences(rows.map((r) => ({ id: r.id, fields: {}, declared: declared.get(r.id) ?? new Map() })))
   ) {
-    return { visitor, editor: drafts ? editor : null, preview: drafts ? editor : null, pages: new Set() };
+    return {
+      visitor,
+      editor: drafts ? editor : null,
+      preview: drafts ? editor : null,
+      pages: new Set(),
+      chain: null,
+    };
   }
   const [published, working] = await Promise.all([
     resolveReferences(rootsOf(visitor), depth, referenceTargets(db, projectId, 'published')),
@@ -73,5 +86,41 @@ export async function pageViews(
     editor: drafts ? editor : null,
     preview: drafts ? editor.map((e, i) => ({ ...e, fields: working.fields[i] as Fields })) : null,
     pages: new Set([...published.pages, ...working.pages]),
+    chain: null,
   };
+}
+
+/**
+ * The visitor view in a locale of a project with locales (locale-reads.ts), in page order, as
+ * published-pages.ts sends it: `locale` undefined reads the default; `fallback` false for `?fallback=false`.
+ */
+export async function visitorViewIn(
+  db: Db,
+  projectId: string,
+  pageId: string,
+  depth: number,
+  locales: Locales,
+  locale: string | undefined,
+  fallback: boolean,
+): Promise<{ entries: Entry[]; pages: Set<string>; chain: string[] }> {
+  const reader = visitorLocale(locales, locale ?? locales.default, fallback);
+  const views = await pageIn(db, projectId, pageId, reader);
+  views.sort(byPosition);
+  const { fields, pages } = await resolveReferences(views, depth, publishedTargetsIn(db, projectId, reader));
+  const entries = views.map(
+    (v, i): Entry => ({
+      id: v.id,
+      pageId,
+      instanceKey: v.instanceKey,
+      componentId: v.componentId,
+      fields: fields[i] as Fields,
+      status: 'published',
+      publishedAt: v.publishedAt,
+      updatedAt: v.publishedAt,
+      version: v.version,
+      locale: reader.code,
+      locales: v.locales,
+    }),
+  );
+  return { entries, pages, chain: reader.chain };
 }

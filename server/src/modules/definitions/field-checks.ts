@@ -81,6 +81,40 @@ export function compilePattern(source: string): RE2JS {
   return pattern;
 }
 
+/** Values up to this many UTF-16 units have their pattern results remembered. */
+const REMEMBERED_VALUE = 256;
+/** Results remembered, all patterns together (at most ~5 MB of keys), then forgotten at once. */
+const REMEMBERED_RESULTS = 10_000;
+/** Pattern source → value → whether it matches (a Map per source: no separator to confuse). */
+const results = new Map<string, Map<string, boolean>>();
+let remembered = 0;
+
+/**
+ * Whether `value` matches `pattern.source` (compilePattern). RE2JS is linear but slow, about a
+ * microsecond or two per short value: a publish of 50 list items with a pattern each spent more on
+ * it than on everything else its rules check (issue 34, bench/writes). A publish checks every value
+ * of the entry again, most unchanged since the last save, so short values' results are remembered.
+ */
+export function matchesPattern(source: string, value: string): boolean {
+  if (value.length > REMEMBERED_VALUE) return compilePattern(source).matches(value);
+  let bySource = results.get(source);
+  const known = bySource?.get(value);
+  if (known !== undefined) return known;
+  const matched = compilePattern(source).matches(value);
+  if (remembered >= REMEMBERED_RESULTS) {
+    results.clear();
+    remembered = 0;
+    bySource = undefined;
+  }
+  if (!bySource) {
+    bySource = new Map();
+    results.set(source, bySource);
+  }
+  bySource.set(value, matched);
+  remembered++;
+  return matched;
+}
+
 // Option checks, shared by the types that take them.
 export const isBool: OptionCheck = (v) => (typeof v === 'boolean' ? null : 'must be true or false');
 export const count =

@@ -1,7 +1,6 @@
 import {
   blocksOf,
   codePoints,
-  compilePattern,
   count,
   countRules,
   dateOption,
@@ -18,6 +17,7 @@ import {
   items,
   LINKABLE,
   MAX_ITEMS,
+  matchesPattern,
   minNotAboveMax,
   type OptionCheck,
   onlyWithMultiple,
@@ -129,7 +129,7 @@ export const FIELD_TYPE_SPECS: Record<FieldType, FieldTypeSpec> = {
       if (typeof d.maxLength === 'number' && n > d.maxLength)
         ctx.fail(path, `must be at most ${d.maxLength} characters`);
       const p = d.pattern as { source: string; message?: string } | undefined;
-      if (p && !compilePattern(p.source).matches(v as string))
+      if (p && !matchesPattern(p.source, v as string))
         ctx.fail(path, p.message ?? `must match the pattern ${p.source}`);
     },
   },

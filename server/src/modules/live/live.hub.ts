@@ -1,4 +1,4 @@
-import { type ChangeBus, FLUSH_ALL, pageKey, TOPICS } from '../../db/dialect/change-bus.js';
+import { type ChangeBus, FLUSH_ALL, pageKey, splitPageKey, TOPICS } from '../../db/dialect/change-bus.js';
 import { rateLimited } from '../../shared/errors.js';
 import type { Entry, PageViews } from '../content/index.js';
 
@@ -44,7 +44,15 @@ export interface LiveOptions {
    * The page as each kind of caller sees it (the content module's pageViews); `drafts`: a stream
    * shows working copies, so the editor view (with its `problems`) is needed.
    */
-  views(projectId: string, pageId: string, drafts: boolean, depth: number): Promise<PageViews>;
+  views(
+    projectId: string,
+    pageId: string,
+    drafts: boolean,
+    depth: number,
+    /** The locale read (contract §14): a project code, undefined for the default; `fallback` false for `?fallback=false`. */
+    locale?: string,
+    fallback?: boolean,
+  ): Promise<PageViews>;
   /** Which of these preview tokens (ids) still work (the preview module's stillLive). */
   previewStillLive(ids: string[]): Promise<Set<string>>;
   heartbeatMs: number;
@@ -64,6 +72,10 @@ export interface LiveViewer {
   view: LiveView;
   /** Levels of references resolved (contract §13: 0-3, default 1). */
   depth?: number;
+  /** The locale it reads (contract §14): a project code; undefined: the default locale (or none). */
+  locale?: string;
+  /** False for `?fallback=false`: the locale's own published copies only. */
+  fallback?: boolean;
   /** The client's address (request.ip: CMS_TRUST_PROXY decides whether X-Forwarded-For counts). */
   client: string;
   /** The preview token that authorised it: the stream ends when the token expires or is ended. */
@@ -87,9 +99,18 @@ interface Stream {
 }
 
 interface PageWatch {
-  /** Its key in the hub: the page, and the depth its references are resolved to (watchKey). */
+  /** Its key in the hub: the page, the depth its references are resolved to and its locale (watchKey). */
   key: string;
+  /** The page's key on the change bus. */
+  page: string;
   depth: number;
+  locale: string | undefined;
+  fallback: boolean;
+  /**
+   * The locales whose published copies its visitor view reads (its chain, from the last load); null
+   * in a project without locales. A publish in another locale changes none of its visitor streams.
+   */
+  chain: readonly string[] | null;
   /**
    * Page keys of the entries its last load read to resolve references (contract §13): a change to
    * one of them reloads this page too, so its streams show a referenced entry's publish at once.
@@ -102,9 +123,9 @@ interface PageWatch {
   dirty: boolean;
 }
 
-/** A page followed at a depth of references; the default depth's key is the plain page key. */
-const DEPTHS = [0, 1, 2, 3];
-const watchKey = (key: string, depth: number) => (depth === 1 ? key : `${key}\u0000${depth}`);
+/** A page followed at a depth of references and in a locale; the default depth's key without a locale is the plain page key. */
+const watchKey = (key: string, depth: number, locale?: string, fallback = true) =>
+  `${depth === 1 ? key : `${key}\u0000${depth}`}${locale === undefined ? '' : `\u0001${locale}${fallback ? '' : '\u0001'}`}`;
 
 export const RETRY_AFTER_SECONDS = 5;
 export const TOO_MANY_STREAMS = 'Too many open live streams for this project on this server.';
@@ -196,8 +217,16 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       do {
         watch.dirty = false;
         const drafts = [...watch.streams].some((s) => s.drafts);
-        const views = await options.views(watch.projectId, watch.pageId, drafts, watch.depth);
+        const views = await options.views(
+          watch.projectId,
+          watch.pageId,
+          drafts,
+          watch.depth,
+          watch.locale,
+          watch.fallback,
+        );
         watch.reads = new Set([...views.pages].map((p) => pageKey(watch.projectId, p)));
+        watch.chain = views.chain;
         if (!closed) fanOut(watch, views);
       } while (watch.dirty && watch.streams.size > 0 && !closed);
     } catch (err) {
@@ -242,11 +271,17 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
       return;
     }
     if (topic !== TOPICS.page && topic !== TOPICS.draft) return;
-    const own = DEPTHS.map((depth) => watches.get(watchKey(key, depth))).filter((w) => w !== undefined);
-    for (const watch of own) void refresh(watch);
-    // Pages whose references read an entry of the changed page (one loop over this instance's watched pages).
-    for (const other of watches.values())
-      if (!own.includes(other) && other.reads.has(key)) void refresh(other);
+    // A change in one locale (contract §14) reaches the streams that read it: visitors whose chain holds
+    // it, and every drafts stream (an editor's `locales` shows each locale's status).
+    const { page, locale } = splitPageKey(key);
+    const touched = (watch: PageWatch) =>
+      locale === undefined ||
+      watch.chain === null ||
+      watch.chain.includes(locale) ||
+      [...watch.streams].some((s) => s.drafts);
+    // The page's own watches, and those whose references read an entry of it (one loop over this instance's watched pages).
+    for (const watch of watches.values())
+      if ((watch.page === page || watch.reads.has(page)) && touched(watch)) void refresh(watch);
   });
 
   return {
@@ -266,12 +301,18 @@ export function createLiveHub(bus: ChangeBus, options: LiveOptions) {
         throw rateLimited(RETRY_AFTER_SECONDS, TOO_MANY_STREAMS);
       }
       const depth = viewer.depth ?? 1;
-      const key = watchKey(pageKey(projectId, pageId), depth);
+      const fallback = viewer.fallback ?? true;
+      const page = pageKey(projectId, pageId);
+      const key = watchKey(page, depth, viewer.locale, fallback);
       let watch = watches.get(key);
       if (!watch) {
         watch = {
           key,
+          page,
           depth,
+          locale: viewer.locale,
+          fallback,
+          chain: null,
           reads: new Set(),
           projectId,
           pageId,

@@ -5,6 +5,7 @@ import { access } from '../../http/access.js';
 import { projectIdOf, seesWorkingCopies } from '../../http/auth.js';
 import { errors } from '../../http/schemas.js';
 import { rateLimited } from '../../shared/errors.js';
+import { type Locales, requestedLocale } from '../../shared/locales.js';
 import {
   type LiveHub,
   type LiveSink,
@@ -51,6 +52,8 @@ export const liveRoutes =
       heartbeatMs: number;
       maxBufferBytes: number;
     },
+    /** The project's locales (the projects' site cache), to check `?locale=`. */
+    localesOf: (projectId: string) => Promise<Locales | null> = async () => null,
   ): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
@@ -62,6 +65,8 @@ export const liveRoutes =
           operationId: 'streamPageChanges',
           summary: 'Live updates of a page (Server-Sent Events)',
           description: `Opens a \`text/event-stream\` for one page, with the project's \`x-cms-key\` and, to follow drafts, a preview token (\`x-cms-preview\`). The stream first sends one \`event: entry\` per entry the caller sees now, then, each time that changes, \`event: entry\` with \`data:\` the entry exactly as \`GET /v1/content/:pageId\` would now show it to this caller — visitors: on publish and unpublish; preview: on every change of the working copy too. \`event: deleted\` with \`data: { "id" }\` when an entry is deleted or the caller can no longer see it (a visitor after an unpublish). A \`:\` comment line is sent every ${limits.heartbeatMs / 1000} s (CMS_LIVE_HEARTBEAT_MS). A change made through any instance reaches streams on every instance within a second (LISTEN/NOTIFY on PostgreSQL). References are resolved as on \`GET /v1/content/:pageId\` (visitors and preview tokens; \`?depth=\` 0-3, default 1; a member's session gets stored ids), and a publish, unpublish or deletion of a referenced entry (a draft save, for preview streams) sends the entries that refer to it again.
+
+Languages (contract §14): \`?locale=\` and \`?fallback=false\` as on \`GET /v1/content/:pageId\`, each stream sending entries as that read shows them (400 at \`query.locale\` before the stream opens for a code the project lacks or any locale without locales). A publish or unpublish in a locale reaches the visitor streams of the locales whose fallback chain passes through it, and no other.
 
 Browsers: \`EventSource\` cannot send headers, and credentials never go in query strings, so open the stream with \`fetch\` and read the body (the SDK does this). CORS as for content.
 
@@ -83,11 +88,18 @@ Limits, each counted per server (an instance behind the load balancer; the API r
         const drafts = seesWorkingCopies(request.auth);
         // Visitors and preview tokens read resolved references; a member's session the stored ids (§17).
         const view = !drafts ? 'visitor' : request.auth.session === null ? 'preview' : 'editor';
+        const projectId = projectIdOf(request);
+        const { locale: asked, fallback } = request.query;
+        // 400 before the stream opens: a code the project lacks, or any locale without locales (§14).
+        const locale =
+          asked === undefined
+            ? undefined
+            : (requestedLocale(await localesOf(projectId), asked, 'query.locale') ?? undefined);
         const body = new PassThrough();
         body.on('error', () => {}); // a write racing the client's disconnect; the close below cleans up
         const { preview } = request.auth;
         const close = live.open(
-          projectIdOf(request),
+          projectId,
           request.query.pageId,
           {
             drafts,
@@ -95,6 +107,8 @@ Limits, each counted per server (an instance behind the load balancer; the API r
             client: request.ip,
             ...(preview && { preview }),
             ...(request.query.depth !== undefined && { depth: request.query.depth }),
+            ...(locale !== undefined && { locale }),
+            ...(fallback === false && { fallback }),
           },
           sinkFor(reply, body),
         );

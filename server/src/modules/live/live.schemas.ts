@@ -4,7 +4,12 @@ import { ContentReadQuery } from '../content/index.js';
 import { PageId } from '../definitions/index.js';
 
 export const LiveQuery = Strict(
-  { pageId: PageId, depth: ContentReadQuery.properties.depth },
+  {
+    pageId: PageId,
+    depth: ContentReadQuery.properties.depth,
+    locale: ContentReadQuery.properties.locale,
+    fallback: ContentReadQuery.properties.fallback,
+  },
   { examples: [{ pageId: '/' }] },
 );
 

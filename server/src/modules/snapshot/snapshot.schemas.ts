@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Timestamp } from '../../http/schemas.js';
+import { Strict, Timestamp } from '../../http/schemas.js';
 
 /**
  * The snapshot as the document describes it. The route sends pre-serialised bytes (snapshot.service.ts
@@ -69,6 +69,12 @@ export const Snapshot = Type.Object(
     }),
     objectTypes: Type.Array(SnapshotObjectType, { description: 'Object types, ordered by name.' }),
     bakeEnabled: Type.Boolean(),
+    locale: Type.Optional(
+      Type.String({
+        description:
+          "In a project with locales only (contract §17): the locale this snapshot is of (`?locale=`, or the default locale's without it). Absent in a project without locales.",
+      }),
+    ),
   },
   {
     title: 'Snapshot',
@@ -102,3 +108,15 @@ export const Snapshot = Type.Object(
     ],
   },
 );
+
+export const SnapshotQuery = Strict({
+  locale: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 35,
+      description:
+        "A project locale code (matched case-insensitively) for that locale's snapshot, or `*` for every locale (schema 2). Default: the default locale's. 400 in a project without locales.",
+      examples: ['fr', '*'],
+    }),
+  ),
+});

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { canonicalJson } from '../../shared/canonical.js';
-import { canonicalSnapshot, type PublishedEntry, SNAPSHOT_SCHEMA } from './snapshot.service.js';
+import {
+  canonicalSnapshot,
+  computeSnapshotVersion,
+  type PublishedEntry,
+  SNAPSHOT_SCHEMA,
+  type SnapshotSources,
+} from './snapshot.service.js';
 
 const noObjects = { objectFields: [], objectCollections: [], objectTypes: [] };
 const entry = (pageId: string, instanceKey: string, fields: unknown): PublishedEntry => ({
@@ -66,5 +73,39 @@ describe('canonicalSnapshot', () => {
       schema: SNAPSHOT_SCHEMA,
     });
     assert.equal(text, reCanonical(text));
+  });
+});
+
+describe('snapshots of a project with locales', () => {
+  const sha = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  const byLocale = new Map([
+    ['en', [entry('/', 'hero', { title: 'Hello' })]],
+    ['fr', [entry('/', 'hero', { title: 'Bonjour' })]],
+  ]);
+  const sources: SnapshotSources = {
+    project: async () => ({
+      bakeEnabled: true,
+      locales: { default: 'en', available: [{ code: 'en' }, { code: 'fr', fallback: 'en' }] },
+    }),
+    entries: async () => [],
+    entriesIn: async (_p, _l, codes) => new Map(codes.map((c) => [c, byLocale.get(c) ?? []])),
+    objects: async () => noObjects,
+  };
+
+  it('a locale’s snapshot carries `locale`, in canonical order', () => {
+    const text = canonicalSnapshot(true, byLocale.get('fr') ?? [], noObjects, 'fr');
+    assert.equal(text, reCanonical(text));
+    assert.equal(JSON.parse(text).locale, 'fr');
+  });
+
+  it('the worker’s version (a repository dispatch’s) is the `*` version, from each locale’s (contract §17)', async () => {
+    const versions = Object.fromEntries(
+      ['en', 'fr'].map((c) => [c, sha(canonicalSnapshot(true, byLocale.get(c) ?? [], noObjects, c))]),
+    );
+    const objects = sha(canonicalJson(noObjects));
+    assert.equal(
+      await computeSnapshotVersion('prj', sources),
+      sha(canonicalJson({ defaultLocale: 'en', bakeEnabled: true, versions, objects })),
+    );
   });
 });

@@ -35,6 +35,7 @@ function Activity({ projectId }: { projectId: string }) {
     ...(targetId ? { targetId } : {}),
   });
   const records = log.data?.pages.flatMap((p) => p.items) ?? [];
+  const withLocale = records.some((r) => r.locale !== undefined);
   const filtered = Boolean(action || actorId || targetId);
 
   return (
@@ -81,6 +82,7 @@ function Activity({ projectId }: { projectId: string }) {
         <Text>{filtered ? 'Nothing matches these filters.' : 'Nothing has happened yet.'}</Text>
       ) : (
         <>
+          {/* A Language column once any record on screen was made in one (contract §14). */}
           <Table striped aria-label="Activity" fz="sm">
             <Table.Thead>
               <Table.Tr>
@@ -88,6 +90,7 @@ function Activity({ projectId }: { projectId: string }) {
                 <Table.Th>Who</Table.Th>
                 <Table.Th>Action</Table.Th>
                 <Table.Th>Target</Table.Th>
+                {withLocale && <Table.Th>Language</Table.Th>}
                 <Table.Th>What happened</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -109,6 +112,13 @@ function Activity({ projectId }: { projectId: string }) {
                       {r.target.id}
                     </Text>
                   </Table.Td>
+                  {withLocale && (
+                    <Table.Td>
+                      <Text size="xs" ff="monospace">
+                        {r.locale ?? ''}
+                      </Text>
+                    </Table.Td>
+                  )}
                   <Table.Td>{r.summary}</Table.Td>
                 </Table.Tr>
               ))}

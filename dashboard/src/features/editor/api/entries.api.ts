@@ -8,7 +8,11 @@ export type Definition = Schemas['Definition'];
 
 export const entryKeys = {
   page: (projectId: string, pageId: string) => ['project', projectId, 'page', pageId] as const,
-  entries: (projectId: string, pageId: string) => ['project', projectId, 'page', pageId, 'entries'] as const,
+  /** Without `locale`: every locale's (the prefix); `null`: a project without locales. */
+  entries: (projectId: string, pageId: string, locale?: string | null) =>
+    locale === undefined
+      ? (['project', projectId, 'page', pageId, 'entries'] as const)
+      : (['project', projectId, 'page', pageId, 'entries', locale] as const),
   definitions: (projectId: string, pageId: string) =>
     ['project', projectId, 'page', pageId, 'definitions'] as const,
   history: (projectId: string, entryId: string) => ['project', projectId, 'history', entryId] as const,
@@ -25,22 +29,37 @@ export interface Site {
 
 export const siteHeaders = (site: Site) => ({ ...inProject(site.projectId), 'x-cms-key': site.apiKey });
 const ifMatch = (version: number) => `"${version}"`;
+/** `?locale=` only in a project with locales (without them the API answers 400 to any locale). */
+const inLocale = (locale: string | undefined) => (locale === undefined ? {} : { locale });
 
-/** Every entry of the page with its working fields (a session beside the key sees drafts). */
-export function usePageEntries(site: Site | undefined, pageId: string) {
+/**
+ * Every entry of the page with its working fields (a session beside the key sees drafts), in `locale`
+ * (undefined: a project without locales). With locales, each entry says which values came from
+ * another locale of the chain (`fallbacks`) and its status in every locale (`locales`).
+ */
+export function usePageEntries(site: Site | undefined, pageId: string, locale?: string, enabled = true) {
   const api = useApi();
-  return useQuery({
-    queryKey: entryKeys.entries(site?.projectId ?? '', pageId),
-    enabled: site !== undefined,
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v1/content/{id}', {
-          params: { path: { id: pageId } },
-          headers: siteHeaders(site!),
-        }),
-      ),
-  });
+  return useQuery(pageEntriesQuery(api, site, pageId, locale, enabled));
 }
+
+/** The query of a page's entries in a locale (for `useQueries` over several locales, as history does). */
+export const pageEntriesQuery = (
+  api: FolioClient,
+  site: Site | undefined,
+  pageId: string,
+  locale?: string,
+  enabled = true,
+) => ({
+  queryKey: entryKeys.entries(site?.projectId ?? '', pageId, locale ?? null),
+  enabled: site !== undefined && enabled,
+  queryFn: async () =>
+    unwrap(
+      await api.GET('/v1/content/{id}', {
+        params: { path: { id: pageId }, query: inLocale(locale) },
+        headers: siteHeaders(site!),
+      }),
+    ),
+});
 
 export function useDefinitions(projectId: string, pageId: string) {
   const api = useApi();
@@ -72,19 +91,27 @@ export function useHistory(projectId: string, entryId: string) {
 
 /** The writes of the editor; each throws an ApiError (412 included) for the caller to show. */
 export const entryWrites = (api: FolioClient, site: Site) => ({
-  async save(entryId: string, fields: Record<string, unknown>, publish: boolean, version: number) {
+  /** In `locale`: its own values of localized keys, the shared value of the others (contract §14). */
+  async save(
+    entryId: string,
+    fields: Record<string, unknown>,
+    publish: boolean,
+    version: number,
+    locale?: string,
+  ) {
     return unwrap(
       await api.PATCH('/v1/content/{id}', {
-        params: { path: { id: entryId } },
+        params: { path: { id: entryId }, query: inLocale(locale) },
         headers: { ...siteHeaders(site), 'if-match': ifMatch(version) },
         body: { fields, status: publish ? 'published' : 'draft' },
       }),
     );
   },
-  async unpublish(entryId: string, version: number) {
+  /** Takes down `locale`'s published copy only (or every locale's with `*`). */
+  async unpublish(entryId: string, version: number, locale?: string) {
     return unwrap(
       await api.POST('/v1/content/{entryId}/unpublish', {
-        params: { path: { entryId } },
+        params: { path: { entryId }, query: inLocale(locale) },
         headers: { ...siteHeaders(site), 'if-match': ifMatch(version) },
       }),
     );
@@ -107,9 +134,13 @@ export const entryWrites = (api: FolioClient, site: Site) => ({
       }),
     );
   },
-  async publishPage(pageId: string) {
+  /** `locale`: one code, or `*` for every locale in one transaction. */
+  async publishPage(pageId: string, locale?: string) {
     return unwrap(
-      await api.POST('/v1/content/bulk-publish', { headers: siteHeaders(site), body: { pageId } }),
+      await api.POST('/v1/content/bulk-publish', {
+        headers: siteHeaders(site),
+        body: { pageId, ...inLocale(locale) },
+      }),
     );
   },
 });

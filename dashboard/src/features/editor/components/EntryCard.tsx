@@ -41,6 +41,8 @@ import { elementsOf, keysOf, placeOf } from '../lib/places';
 import { ConflictAlert } from './ConflictAlert';
 import { DeleteDialog } from './DeleteDialog';
 import { FieldControl } from './FieldControl';
+import { LocaleField } from './LocaleField';
+import { LocaleStatus } from './LocaleStatus';
 import { type Decl, ProblemsContext, RevealContext } from './structured/decl';
 import { UsedOnPages } from './UsedOnPages';
 import { useRuleProblems } from './useRuleProblems';
@@ -69,6 +71,15 @@ interface Props {
   onFocusEntry?(entryId: string, path: string | null): void;
   /** This entry's problems in a refused page publish (422), shown at its fields. */
   refusal?: RuleProblem[] | undefined;
+  /**
+   * The locale the form reads and writes (a project with locales; undefined without). A card is made
+   * per locale (PageEditorRoute keys it so): its draft, version and status are that locale's.
+   */
+  locale?: string | undefined;
+  /** Side by side: the same entry read in another locale, shown read-only beside each field. */
+  source?: Entry | undefined;
+  /** The project's default locale (its values have no fallback to return to). */
+  defaultLocale?: string | undefined;
 }
 
 /**
@@ -88,6 +99,9 @@ export const EntryCard = memo(function EntryCard({
   selectPath = null,
   onFocusEntry,
   refusal,
+  locale,
+  source,
+  defaultLocale,
 }: Props) {
   const api = useApi();
   const preview = usePreviewBridge();
@@ -95,7 +109,7 @@ export const EntryCard = memo(function EntryCard({
   const queryClient = useQueryClient();
   const titleId = useId();
   const { projectId } = site;
-  const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id));
+  const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id, locale));
   const [restored] = useState(() => draft !== null);
   const [error, setError] = useState<string | null>(null);
   /** The API's refusal of single fields (its `details`), shown at each field until it is changed. */
@@ -133,8 +147,8 @@ export const EntryCard = memo(function EntryCard({
   const setDraft = (next: Draft | null) => {
     current.current = next;
     setDraftState(next);
-    if (next) drafts.write(projectId, entry.id, next);
-    else drafts.remove(projectId, entry.id);
+    if (next) drafts.write(projectId, entry.id, next, locale);
+    else drafts.remove(projectId, entry.id, locale);
   };
 
   useEffect(() => {
@@ -226,7 +240,7 @@ export const EntryCard = memo(function EntryCard({
     try {
       if (action === 'unpublish') {
         const base = overVersion ?? entry.version;
-        const saved = await unpublishEntry.mutateAsync({ entryId: entry.id, version: base });
+        const saved = await unpublishEntry.mutateAsync({ entryId: entry.id, version: base, locale });
         // Unpublishing leaves the working copy alone, so pending edits still apply to the new version.
         if (draft && draft.version === base) setDraft({ ...draft, version: saved.version });
       } else {
@@ -235,6 +249,7 @@ export const EntryCard = memo(function EntryCard({
           fields,
           publish: action === 'publish',
           version: overVersion ?? draft?.version ?? entry.version,
+          locale,
         });
         setDraft(null);
         rules.clear();
@@ -272,11 +287,36 @@ export const EntryCard = memo(function EntryCard({
     await queryClient.invalidateQueries({ queryKey: entryKeys.entries(projectId, entry.pageId) });
     // My edits are dropped: the site shows the current copy again.
     const fresh = queryClient
-      .getQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId))
+      .getQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId, locale ?? null))
       ?.find((e) => e.id === entry.id);
     if (fresh) preview?.draft(entry.id, fresh.fields, false);
     preview?.forget(entry.id);
     setGeneration((g) => g + 1);
+  };
+
+  /**
+   * Removes this locale's own value of one localized field (`null`, contract §17): it reads through the
+   * fallback again. Saved at once, alone: pending edits of other fields stay in the draft, moved onto
+   * the new version as an unpublish does.
+   */
+  const removeTranslation = async (key: string) => {
+    setError(null);
+    try {
+      const saved = await saveEntry.mutateAsync({
+        entryId: entry.id,
+        fields: { [key]: null },
+        publish: false,
+        version: draft?.version ?? entry.version,
+        locale,
+      });
+      if (draft && draft.version === entry.version) setDraft({ ...draft, version: saved.version });
+      setGeneration((g) => g + 1);
+    } catch (err) {
+      if (isConflict(err)) {
+        const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
+        setConflict({ action: 'save', ...by, currentVersion: currentVersionOf(err) });
+      } else setError(alertOf(err));
+    }
   };
 
   const remove = (force: boolean) =>
@@ -319,6 +359,7 @@ export const EntryCard = memo(function EntryCard({
                 unsaved changes
               </Badge>
             )}
+            {locale && <LocaleStatus entry={entry} current={locale} />}
           </Group>
           <Anchor
             component={Link}
@@ -364,7 +405,7 @@ export const EntryCard = memo(function EntryCard({
                   ...ruleProblems.at(`fields.${f.key}`),
                   ...(refused[f.key] ? [refused[f.key]] : []),
                 ];
-                return (
+                const row = (
                   <FieldRow
                     key={f.key}
                     decl={f}
@@ -373,6 +414,32 @@ export const EntryCard = memo(function EntryCard({
                     error={messages.length > 0 ? messages.join('; ') : null}
                     onField={onField}
                   />
+                );
+                // Without locales the form is exactly as before; with them each field says where its
+                // value comes from, and side by side shows the source locale's beside it.
+                if (!locale) return row;
+                return (
+                  <LocaleField
+                    key={f.key}
+                    label={typeof f.label === 'string' && f.label ? f.label : f.key}
+                    locale={locale}
+                    localized={f.localized === true}
+                    fallbackFrom={f.key in edits ? undefined : entry.fallbacks?.[f.key]}
+                    source={source ? { locale: source.locale ?? '', value: source.fields[f.key] } : undefined}
+                    onRemoveTranslation={
+                      f.localized === true &&
+                      entry.fallbacks !== undefined &&
+                      !entry.fallbacks[f.key] &&
+                      f.key in entry.fields &&
+                      !(f.key in edits) &&
+                      locale !== defaultLocale
+                        ? () => void removeTranslation(f.key)
+                        : undefined
+                    }
+                    busy={busy === 'save' && saveEntry.variables?.fields[f.key] === null}
+                  >
+                    {row}
+                  </LocaleField>
                 );
               })}
               {undeclared.map((key) => (
@@ -412,7 +479,7 @@ export const EntryCard = memo(function EntryCard({
               ) : undefined
             }
           >
-            Publish
+            {locale ? `Publish ${locale}` : 'Publish'}
           </Button>
           {rules.count > 0 && (
             <Text size="sm" c="red.9" id={`${titleId}-rules`}>
@@ -425,11 +492,11 @@ export const EntryCard = memo(function EntryCard({
             disabled={entry.publishedAt === null}
             loading={busy === 'unpublish'}
           >
-            Unpublish
+            {locale ? `Unpublish ${locale}` : 'Unpublish'}
           </Button>
           <ScheduleButton
             site={site}
-            target={{ kind: 'entry', entryId: entry.id, label: entry.instanceKey, unsaved: dirty }}
+            target={{ kind: 'entry', entryId: entry.id, label: entry.instanceKey, unsaved: dirty, locale }}
           />
           {canDelete && (
             <Button color="red" variant="light" onClick={() => setConfirmDelete(true)} ml="auto">

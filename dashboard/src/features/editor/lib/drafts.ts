@@ -13,11 +13,16 @@ export interface Draft {
   values: Record<string, FormValue>;
 }
 
-const key = (projectId: string, entryId: string) => `draft.${projectId}.${entryId}`;
+/**
+ * In a project with locales a draft belongs to one locale (`draft.<projectId>.<entryId>.<locale>`): its
+ * version is that locale's and its values are saved into it. Without locales the key is as before.
+ */
+const key = (projectId: string, entryId: string, locale?: string) =>
+  locale === undefined ? `draft.${projectId}.${entryId}` : `draft.${projectId}.${entryId}.${locale}`;
 
 export const drafts = {
-  read(projectId: string, entryId: string): Draft | null {
-    const raw = storage.get(key(projectId, entryId));
+  read(projectId: string, entryId: string, locale?: string): Draft | null {
+    const raw = storage.get(key(projectId, entryId, locale));
     if (!raw) return null;
     try {
       const parsed = JSON.parse(raw) as Draft;
@@ -28,10 +33,12 @@ export const drafts = {
       return null;
     }
   },
-  write(projectId: string, entryId: string, draft: Draft): void {
-    storage.set(key(projectId, entryId), JSON.stringify(draft));
+  write(projectId: string, entryId: string, draft: Draft, locale?: string): void {
+    storage.set(key(projectId, entryId, locale), JSON.stringify(draft));
   },
-  remove(projectId: string, entryId: string): void {
-    storage.remove(key(projectId, entryId));
+  /** The entry's draft in `locale`; with `every`, its drafts in every locale too (the entry is gone). */
+  remove(projectId: string, entryId: string, locale?: string, every = false): void {
+    storage.remove(key(projectId, entryId, locale));
+    if (every) for (const k of storage.keys(`${key(projectId, entryId)}.`)) storage.remove(k);
   },
 };

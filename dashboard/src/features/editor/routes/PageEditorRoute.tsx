@@ -5,6 +5,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
 import { alertOf } from '../../../lib/api';
+import { useUser } from '../../auth';
 import { pageKeys } from '../../pages';
 import { PreviewContext, PreviewPane, usePagePreview } from '../../preview';
 import { useProject, useProjects } from '../../projects';
@@ -13,8 +14,10 @@ import { entryKeys, useDefinitions, usePageEntries } from '../api/entries.api';
 import { type RuleProblem, unpublishableProblems, usePublishPage } from '../api/entry-mutations';
 import { DeletePageButton } from '../components/DeletePageButton';
 import { EntryCard } from '../components/EntryCard';
+import { LocaleBar } from '../components/LocaleBar';
 import { UnsavedChangesPrompt } from '../components/UnsavedChangesPrompt';
 import { drafts } from '../lib/drafts';
+import { useEditorLocale } from '../lib/locale-choice';
 
 /**
  * A page: its entries in order, each as a form; "Publish page" publishes every draft of it. Beside
@@ -31,7 +34,23 @@ export function PageEditorRoute() {
   const apiKey = project.data?.apiKey;
   // One object per key, so the memoised entry forms do not all re-render when the page does.
   const site = useMemo(() => (apiKey ? { projectId, apiKey } : undefined), [projectId, apiKey]);
-  const entries = usePageEntries(site, pageId);
+  const user = useUser();
+  const locales = project.data?.locales ?? null;
+  // The locale the forms read and write (undefined in a project without locales: no `?locale=` anywhere).
+  // SEAM for the preview pane (branch d36v): it should follow this `locale` (pass it to
+  // usePagePreview / PreviewPane, so the frame reads the site in it and drafts are this locale's).
+  const [locale, setLocale] = useEditorLocale(user.id, projectId, locales);
+  // Side by side: the locale shown read-only beside the forms (never the one being edited).
+  const [sourceChoice, setSourceChoice] = useState<string | null>(null);
+  const source =
+    locale !== undefined && sourceChoice !== null && sourceChoice !== locale ? sourceChoice : null;
+  // Without locales the page is read only once the project says so, so no read is made in a locale it lacks.
+  const entries = usePageEntries(site, pageId, locale, project.data !== undefined);
+  const sourceEntries = usePageEntries(site, pageId, source ?? undefined, source !== null);
+  const sourceById = useMemo(
+    () => new Map((source ? (sourceEntries.data ?? []) : []).map((e) => [e.id, e])),
+    [source, sourceEntries.data],
+  );
   const definitions = useDefinitions(projectId, pageId);
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
@@ -68,22 +87,24 @@ export function PageEditorRoute() {
     });
   }, []);
 
-  const publishPage = async () => {
+  /** `inLocale`: the locale being edited, or `*` for every locale (undefined without locales). */
+  const publishPage = async (inLocale?: string) => {
     if (!site) return;
     setError(null);
     setRefusal(new Map());
     try {
-      const result = await publishPageWrite.mutateAsync();
+      const result = await publishPageWrite.mutateAsync({ locale: inLocale });
+      const where = inLocale === '*' ? ' in every language' : inLocale ? ` in ${inLocale}` : '';
       notifications.show({
         message:
           result.published.length === 0
-            ? 'Nothing to publish: every entry is live as it is.'
-            : `Published ${result.published.length} ${result.published.length === 1 ? 'entry' : 'entries'}.`,
+            ? `Nothing to publish${where}: every entry is live as it is.`
+            : `Published ${result.published.length} ${result.published.length === 1 ? 'entry' : 'entries'}${where}.`,
       });
     } catch (err) {
       const byEntry = new Map<string, RuleProblem[]>();
       for (const e of entries.data ?? []) {
-        const problems = unpublishableProblems(err, e.id);
+        const problems = unpublishableProblems(err, e.id, locale);
         if (problems?.length) byEntry.set(e.id, problems);
       }
       if (byEntry.size > 0) {
@@ -121,7 +142,7 @@ export function PageEditorRoute() {
         </Title>
         <Group gap="xs" role="group" aria-label="Page actions">
           {site && (
-            <ScheduleButton site={site} target={{ kind: 'page', pageId }} disabled={!ready}>
+            <ScheduleButton site={site} target={{ kind: 'page', pageId, locale }} disabled={!ready}>
               Schedule page
             </ScheduleButton>
           )}
@@ -133,12 +154,22 @@ export function PageEditorRoute() {
             Preview
           </Button>
           <Button
-            onClick={() => void publishPage()}
-            loading={publishPageWrite.isPending}
-            disabled={!ready || dirty.size > 0}
+            onClick={() => void publishPage(locale)}
+            loading={publishPageWrite.isPending && publishPageWrite.variables?.locale === locale}
+            disabled={!ready || dirty.size > 0 || publishPageWrite.isPending}
           >
-            Publish page
+            {locale ? `Publish page in ${locale}` : 'Publish page'}
           </Button>
+          {locale && (
+            <Button
+              variant="light"
+              onClick={() => void publishPage('*')}
+              loading={publishPageWrite.isPending && publishPageWrite.variables?.locale === '*'}
+              disabled={!ready || dirty.size > 0 || publishPageWrite.isPending}
+            >
+              Publish in every language
+            </Button>
+          )}
           {site && role === 'admin' && entries.data && (
             <DeletePageButton
               site={site}
@@ -149,6 +180,15 @@ export function PageEditorRoute() {
           )}
         </Group>
       </Group>
+      {locales && locale && (
+        <LocaleBar
+          locales={locales}
+          locale={locale}
+          onLocale={setLocale}
+          source={source}
+          onSource={setSourceChoice}
+        />
+      )}
       {dirty.size > 0 && (
         <Text size="sm" c="dimmed">
           Save or publish your changes before publishing the whole page.
@@ -180,7 +220,8 @@ export function PageEditorRoute() {
             ) : (
               entries.data.map((entry) => (
                 <EntryCard
-                  key={entry.id}
+                  // One card per locale: its draft, version and status are that locale's.
+                  key={locale ? `${entry.id}.${locale}` : entry.id}
                   entry={entry}
                   definition={definitions.data.find((d) => d.instanceKey === entry.instanceKey)}
                   site={site!}
@@ -191,6 +232,9 @@ export function PageEditorRoute() {
                   selectPath={selected?.entryId === entry.id ? selected.path : null}
                   onFocusEntry={onFocusEntry}
                   refusal={refusal.get(entry.id)}
+                  locale={locale}
+                  source={sourceById.get(entry.id)}
+                  defaultLocale={locales?.default}
                 />
               ))
             )}
@@ -209,7 +253,7 @@ export function PageEditorRoute() {
       <UnsavedChangesPrompt
         when={dirty.size > 0}
         onLeave={() => {
-          for (const id of dirty) drafts.remove(projectId, id);
+          for (const id of dirty) drafts.remove(projectId, id, locale);
         }}
       />
     </Stack>

@@ -1,7 +1,7 @@
 import type { Schemas } from '@folio/client';
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
@@ -17,6 +17,7 @@ import {
   type FieldType,
   isConflict,
   isFieldType,
+  pageEntriesQuery,
   sameValue,
   useDefinitions,
   useHistory,
@@ -50,8 +51,25 @@ export function HistoryRoute() {
   const queryClient = useQueryClient();
   const project = useProject(projectId);
   const site = project.data ? { projectId, apiKey: project.data.apiKey } : undefined;
-  const entries = usePageEntries(site, pageId);
+  const locales = project.data?.locales ?? null;
   const history = useHistory(projectId, entryId);
+  // In a project with locales each record belongs to one (null: made before it had them, the default's):
+  // it is compared with the working copy in that locale, and a restore writes into it (If-Match: its version).
+  const localeOf = (item: { locale: string | null }) =>
+    locales ? (item.locale ?? locales.default) : undefined;
+  const recordLocales = locales
+    ? [locales.default, ...new Set((history.data ?? []).map((i) => i.locale ?? locales.default))].filter(
+        (c, i, all) => all.indexOf(c) === i,
+      )
+    : [];
+  const entries = usePageEntries(site, pageId, locales?.default, project.data !== undefined);
+  const inLocales = useQueries({
+    queries: recordLocales.map((code) => pageEntriesQuery(api, site, pageId, code)),
+  });
+  const entryIn = (code: string | undefined) =>
+    (code === undefined ? entries.data : inLocales[recordLocales.indexOf(code)]?.data)?.find(
+      (e) => e.id === entryId,
+    );
   const restoreVersion = useRestoreVersion(site, entryId);
   const entry = entries.data?.find((e) => e.id === entryId);
   const [busy, setBusy] = useState<string | null>(null);
@@ -69,7 +87,8 @@ export function HistoryRoute() {
     if (!site || !entry) return;
     setBusy(historyId);
     setError(null);
-    const before = entry.fields;
+    const item = history.data?.find((i) => i.id === historyId);
+    const before = (item && entryIn(localeOf(item))?.fields) ?? entry.fields;
     try {
       await restoreVersion.mutateAsync({ historyId, version });
       setConflict(null);
@@ -118,7 +137,12 @@ export function HistoryRoute() {
                 size="xs"
                 disabled={!undoTarget || busy !== null}
                 loading={busy !== null && busy === undoTarget?.id}
-                onClick={() => undoTarget && void restore(undoTarget.id, entry.version, { undoable: false })}
+                onClick={() =>
+                  undoTarget &&
+                  void restore(undoTarget.id, entryIn(localeOf(undoTarget))?.version ?? entry.version, {
+                    undoable: false,
+                  })
+                }
               >
                 Undo
               </Button>
@@ -166,6 +190,11 @@ export function HistoryRoute() {
                   <Badge color={ACTIONS[item.action].color} variant="light" c="dark">
                     {ACTIONS[item.action].label}
                   </Badge>
+                  {locales && (
+                    <Badge variant="outline" color="dark" tt="none" aria-label={`Language ${localeOf(item)}`}>
+                      {localeOf(item)}
+                    </Badge>
+                  )}
                   <Text size="sm">
                     by <strong>{item.actor.email}</strong> on {formatTimeExact(item.at)}
                   </Text>
@@ -180,7 +209,11 @@ export function HistoryRoute() {
                   Restore
                 </Button>
               </Group>
-              <FieldDiff version={item.fields} working={entry.fields} types={types} />
+              <FieldDiff
+                version={item.fields}
+                working={(entryIn(localeOf(item)) ?? entry).fields}
+                types={types}
+              />
             </Stack>
           </Paper>
         ))
@@ -196,7 +229,8 @@ export function HistoryRoute() {
           if (!asking || !entry) return;
           const id = asking.id;
           setAsking(null);
-          void restore(id, entry.version);
+          const item = history.data?.find((i) => i.id === id);
+          void restore(id, (item && entryIn(localeOf(item))?.version) ?? entry.version);
         }}
       >
         The version of {asking ? formatTimeExact(asking.at) : ''} replaces the working copy (as a draft:

@@ -6,9 +6,10 @@ import { formatTime } from '../../../lib/format';
 import { useCreateSchedule } from '../api/schedules.api';
 import { fromLocalInput, oneYearFrom, timeZoneLabel, toLocalInput, tomorrowMorning } from '../lib/local-time';
 
+/** `locale`: the locale being edited, in a project with locales (the dialog then asks: it or every one). */
 export type ScheduleTarget =
-  | { kind: 'entry'; entryId: string; label: string; unsaved: boolean }
-  | { kind: 'page'; pageId: string };
+  | { kind: 'entry'; entryId: string; label: string; unsaved: boolean; locale?: string | undefined }
+  | { kind: 'page'; pageId: string; locale?: string | undefined };
 
 /**
  * Schedule a publish or unpublish at a date and time in the editor's time zone (a native
@@ -31,6 +32,9 @@ export default function ScheduleDialog({
   const [action, setAction] = useState<'publish' | 'unpublish'>('publish');
   const [when, setWhen] = useState(() => toLocalInput(tomorrowMorning()));
   const [problem, setProblem] = useState<string | null>(null);
+  const [inLocale, setInLocale] = useState<'one' | '*'>('one');
+  // A project without locales sends no `locale` (the API answers 400 to one there).
+  const locale = target.locale === undefined ? {} : { locale: inLocale === '*' ? '*' : target.locale };
   const what = target.kind === 'page' ? `page ${target.pageId}` : target.label;
 
   const close = () => {
@@ -47,8 +51,8 @@ export default function ScheduleDialog({
     setProblem(null);
     create.mutate(
       target.kind === 'page'
-        ? { action: 'publish', pageId: target.pageId, at: at.toISOString() }
-        : { action, entryId: target.entryId, at: at.toISOString() },
+        ? { action: 'publish', pageId: target.pageId, at: at.toISOString(), ...locale }
+        : { action, entryId: target.entryId, at: at.toISOString(), ...locale },
       {
         onSuccess: (s) => {
           notifications.show({
@@ -78,6 +82,14 @@ export default function ScheduleDialog({
               <Stack gap={6} mt={6}>
                 <Radio value="publish" label="Publish" description="What is saved at that time goes live" />
                 <Radio value="unpublish" label="Unpublish" description="Visitors stop seeing it" />
+              </Stack>
+            </Radio.Group>
+          )}
+          {target.locale !== undefined && (
+            <Radio.Group label="Language" value={inLocale} onChange={(v) => setInLocale(v as 'one' | '*')}>
+              <Stack gap={6} mt={6}>
+                <Radio value="one" label={`Only ${target.locale}`} />
+                <Radio value="*" label="Every language" description="Each language's own copy, at once" />
               </Stack>
             </Radio.Group>
           )}

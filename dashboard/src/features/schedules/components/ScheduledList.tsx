@@ -67,6 +67,7 @@ export function ScheduledList({
                 <Table.Td>{formatTime(s.at)}</Table.Td>
                 <Table.Td>
                   {s.action === 'publish' ? 'Publish' : 'Unpublish'} {label(s)}
+                  {s.locale !== undefined && (s.locale === '*' ? ' in every language' : ` in ${s.locale}`)}
                 </Table.Td>
                 <Table.Td>{s.createdBy.email}</Table.Td>
                 <Table.Td>
@@ -84,7 +85,7 @@ export function ScheduledList({
                     <Button
                       size="xs"
                       variant="default"
-                      aria-label={`Cancel the ${s.action} of ${label(s)} at ${formatTime(s.at)}`}
+                      aria-label={`Cancel the ${s.action} of ${label(s)}${s.locale ? ` (${s.locale === '*' ? 'every language' : s.locale})` : ''} at ${formatTime(s.at)}`}
                       loading={cancel.isPending && cancel.variables === s.id}
                       onClick={() =>
                         cancel.mutate(s.id, {

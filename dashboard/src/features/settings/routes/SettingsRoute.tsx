@@ -6,9 +6,10 @@ import { useProject } from '../../projects';
 import { DeployHooks } from '../components/DeployHooks';
 import { DeploysTable } from '../components/DeploysTable';
 import { GeneralSettings } from '../components/GeneralSettings';
+import { LocalesSettings } from '../components/LocalesSettings';
 import { PublishableKey } from '../components/PublishableKey';
 
-/** Project settings (admins): the project, its publishable key, deploy hooks and the deploys they made. */
+/** Project settings (admins): the project, its languages, its publishable key, deploy hooks and the deploys they made. */
 export function SettingsRoute() {
   const projectId = useParams().projectId!;
   return (
@@ -32,6 +33,7 @@ function Settings({ projectId }: { projectId: string }) {
       ) : (
         <>
           <GeneralSettings project={project.data} />
+          <LocalesSettings project={project.data} />
           <PublishableKey project={project.data} />
           <DeployHooks project={project.data} />
           <DeploysTable projectId={projectId} />
