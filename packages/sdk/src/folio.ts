@@ -320,8 +320,7 @@ export function createFolio(options: FolioOptions): Folio {
       // The client types one locale's snapshot; `*` answers the document of every locale (schema 2).
       return call(() =>
         client.GET('/v1/snapshot', {
-          // Until the client is regenerated with l35r's schema: ?locale= on the snapshot.
-          params: { query: { locale } as never },
+          params: { query: { locale } },
           signal,
         }),
       ) as Promise<Snapshot & SnapshotAll>;

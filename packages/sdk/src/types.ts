@@ -13,7 +13,7 @@ export type Entry = Schemas['Entry'];
  * The body of `GET /v1/snapshot` (one locale's: `locale` names it in a project with locales), which
  * the CLI writes to a file for baking.
  */
-export type Snapshot = Schemas['Snapshot'] & { locale?: string };
+export type Snapshot = Schemas['Snapshot'];
 /**
  * The body of `GET /v1/snapshot?locale=*` (contract §14, §17: schema 2): every locale's content map
  * beside the objects (not localized). What `folio bake` writes in a project with locales. The API

@@ -83,8 +83,8 @@ function contentOf(snapshot: OneLocale | SnapshotAll): string {
   return `${count(pages, 'page')} (${count(entries, 'entry', 'entries')})${locale}`;
 }
 
-/** One locale's snapshot (`locale` set in a project with locales), as the client types it. */
-type OneLocale = Schemas['Snapshot'] & { locale?: string };
+/** One locale's snapshot (`locale` set in a project with locales). */
+type OneLocale = Schemas['Snapshot'];
 
 /**
  * What to bake: `--locale` as given, else every locale's document, else (a project without locales,
@@ -96,10 +96,9 @@ async function readSnapshot(
   locale: string | undefined,
 ): Promise<OneLocale | SnapshotAll> {
   const read = (query: { locale?: string }, what = 'read the snapshot') =>
-    call(url, what, () =>
-      // Until the client is regenerated with the snapshot's ?locale= (contract §14).
-      client.GET('/v1/snapshot', { params: { query: query as never } }),
-    ) as Promise<OneLocale | SnapshotAll>;
+    call(url, what, () => client.GET('/v1/snapshot', { params: { query } })) as Promise<
+      OneLocale | SnapshotAll
+    >;
   if (locale !== undefined) return read({ locale }, `read the snapshot of locale ${locale}`);
   try {
     return await read({ locale: '*' });
