@@ -28,4 +28,31 @@ export function snapshotVersion(snapshot: object): string {
   return `sha256:${createHash('sha256').update(canonicalJson(rest), 'utf8').digest('hex')}`;
 }
 
+const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+
+/**
+ * The `?locale=*` document's `version` (contract §17): the JCS of `{ defaultLocale, bakeEnabled,
+ * versions, objects }`, where `versions` holds each locale's own snapshot version (that locale's
+ * snapshot: its content with `locale`, the objects, `bakeEnabled` and `schema: 1`) and `objects` the
+ * version of `{ objectCollections, objectFields, objectTypes }` alone.
+ */
+export function allLocalesVersion(document: {
+  bakeEnabled: boolean;
+  defaultLocale: string;
+  locales: Record<string, unknown>;
+  objectCollections: unknown;
+  objectFields: unknown;
+  objectTypes: unknown;
+}): string {
+  const { bakeEnabled, defaultLocale, objectCollections, objectFields, objectTypes } = document;
+  const objects = { objectCollections, objectFields, objectTypes };
+  const versions: Record<string, string> = {};
+  for (const [locale, content] of Object.entries(document.locales)) {
+    versions[locale] = snapshotVersion({ bakeEnabled, content, locale, ...objects, schema: 1 });
+  }
+  return sha256(
+    canonicalJson({ defaultLocale, bakeEnabled, versions, objects: sha256(canonicalJson(objects)) }),
+  );
+}
+
 export const sameJson = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createFolio, text } from '../../sdk/src/index.js';
 import {
   dbKinds,
   deadUrl,
@@ -52,6 +53,76 @@ for (const kind of dbKinds()) {
         // Each entry carries its id (contract §17), so a build can resolve references.
         '/': [{ id: page.data[0]!.id, instanceKey: 'hero', componentId: 'Hero', fields: { title: 'Baked' } }],
       });
+    });
+
+    it('in a project with locales, writes every locale (?locale=*) and the SDK reads each from it', async () => {
+      const site = await newProject(server.url);
+      ok(
+        await site.admin.PATCH('/v1/projects/{id}', {
+          params: { path: { id: site.id } },
+          body: { locales: { default: 'en', available: [{ code: 'en' }, { code: 'fr', fallback: 'en' }] } },
+        }),
+      );
+      const fields = { title: text({ localized: true }) };
+      await createFolio({ url: server.url, key: site.key }).register('/', [
+        { componentId: 'Hero', instanceKey: 'hero', fields },
+      ]);
+      const page = ok(await site.admin.GET('/v1/content/{id}', { params: { path: { id: '/' } } }));
+      const id = page.data[0]!.id;
+      for (const [locale, title] of [
+        ['en', 'Hello'],
+        ['fr', 'Bonjour'],
+      ] as const) {
+        ok(
+          await site.admin.PATCH('/v1/content/{id}', {
+            params: { path: { id }, query: { locale } },
+            body: { fields: { title }, status: 'published' },
+          }),
+        );
+      }
+      const env = { FOLIO_URL: server.url, FOLIO_KEY: site.key };
+      const all = await fetch(`${server.url}/v1/snapshot?locale=*`, { headers: { 'x-cms-key': site.key } });
+      const version = ((await all.json()) as { data: { version: string } }).data.version;
+
+      const baked = await folio(['bake', '--out', 'all.json'], { env, cwd: files.dir });
+      assert.equal(baked.code, 0, baked.err);
+      assert.equal(baked.out, `${version}\n`);
+      assert.match(baked.err, /Baked 1 page in 2 locales \(en, fr\) and 0 objects into .*all\.json/);
+      const file = JSON.parse(readFileSync(join(files.dir, 'all.json'), 'utf8'));
+      assert.equal(file.schema, 2);
+      assert.equal(file.defaultLocale, 'en');
+      const titles = async (locale?: string) =>
+        (await createFolio({ url: server.url, key: site.key, snapshot: file, locale }).page('/')).map(
+          (e) => e.fields.title,
+        );
+      assert.deepEqual(await titles('fr'), ['Bonjour']);
+      assert.deepEqual(await titles('en'), ['Hello']);
+      assert.deepEqual(await titles(), ['Hello']);
+
+      const one = await folio(['bake', '--out', 'fr.json', '--locale', 'fr'], { env, cwd: files.dir });
+      assert.equal(one.code, 0, one.err);
+      assert.match(one.err, /Baked 1 page \(1 entry\) in fr and 0 objects/);
+      const fr = JSON.parse(readFileSync(join(files.dir, 'fr.json'), 'utf8'));
+      assert.equal(fr.locale, 'fr');
+      assert.equal(fr.content['/'][0].fields.title, 'Bonjour');
+
+      const unknown = await folio(['bake', '--out', 'de.json', '--locale', 'de'], { env, cwd: files.dir });
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.err, /could not read the snapshot of locale de: .*validation_failed, HTTP 400/);
+      assert.equal(existsSync(join(files.dir, 'de.json')), false);
+    });
+
+    it('a project without locales is baked as before; --locale is refused there', async () => {
+      const site = await newProject(server.url);
+      const env = { FOLIO_URL: server.url, FOLIO_KEY: site.key };
+      const baked = await folio(['bake', '--out', 'plain.json'], { env, cwd: files.dir });
+      assert.equal(baked.code, 0, baked.err);
+      const file = JSON.parse(readFileSync(join(files.dir, 'plain.json'), 'utf8'));
+      assert.equal(file.schema, 1);
+      assert.equal('locale' in file, false);
+      const star = await folio(['bake', '--out', 'star.json', '--locale', '*'], { env, cwd: files.dir });
+      assert.equal(star.code, 1);
+      assert.match(star.err, /validation_failed, HTTP 400/);
     });
 
     it('writes nothing and exits 0 when baking is off, removing an earlier snapshot', async () => {

@@ -12,9 +12,16 @@ export interface FolioProviderProps {
   /** The page these components are on, e.g. `/` or `/pricing`. */
   pageId: string;
   /**
-   * The page's entries, read ahead (`await folio.page(pageId)` in a loader or a server component), so
-   * the first render, on the server too, already has them. Without it they come from the baked
-   * snapshot, else from a read after mounting.
+   * The language of this page's content (contract §14), e.g. `fr` on a site's `/fr/…` routes: every
+   * read, live stream and preview of the hooks below asks for it; createFolio's `locale` when absent.
+   * Changing it reads the page again in the new locale (from the baked snapshot when there is one).
+   * Registering is the same in every locale: declarations are shared.
+   */
+  locale?: string;
+  /**
+   * The page's entries, read ahead (`await folio.page(pageId, { locale })` in a loader or a server
+   * component), so the first render, on the server too, already has them. Without it they come from
+   * the baked snapshot, else from a read after mounting. Read them in the provider's locale.
    */
   entries?: PageEntry[];
   /**
@@ -27,10 +34,19 @@ export interface FolioProviderProps {
   children?: ReactNode;
 }
 
-export function FolioProvider({ folio, pageId, entries, live, onError, children }: FolioProviderProps) {
-  // `entries` seeds a new store; later changes of it go through replace() below, not a new store.
+export function FolioProvider({
+  folio,
+  pageId,
+  locale,
+  entries,
+  live,
+  onError,
+  children,
+}: FolioProviderProps) {
+  // `entries` seeds a new store; later changes of it go through replace() below, not a new store. A
+  // new locale is a new store: its first render shows what the SDK holds of that locale, then it reads.
   // biome-ignore lint/correctness/useExhaustiveDependencies: entries is the initial state only
-  const store = useMemo(() => createPageStore(folio, pageId, entries), [folio, pageId]);
+  const store = useMemo(() => createPageStore(folio, pageId, entries, locale), [folio, pageId, locale]);
   // A token the dashboard hands over at runtime (visual editing) switches the page to following live.
   const preview = useSyncExternalStore(
     folio.onPreview,

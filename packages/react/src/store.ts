@@ -16,11 +16,19 @@ export interface PageStore {
   start(options: { live: boolean; onError: (error: unknown) => void }): () => void;
 }
 
-export function createPageStore(folio: Folio, pageId: string, initial?: readonly PageEntry[]): PageStore {
+export function createPageStore(
+  folio: Folio,
+  pageId: string,
+  initial?: readonly PageEntry[],
+  /** The locale read (`?locale=`); undefined: createFolio's. */
+  locale?: string,
+): PageStore {
   // What the first render shows: the entries given, else what the SDK holds (the baked snapshot, or
   // its last read of the page, which start() then revalidates: one request, a 304 when unchanged).
-  let entries = new Map((initial ?? folio.peek(pageId) ?? []).map((entry) => [entry.instanceKey, entry]));
-  const settled = initial !== undefined || folio.baked;
+  const held = folio.peek(pageId, locale);
+  let entries = new Map((initial ?? held ?? []).map((entry) => [entry.instanceKey, entry]));
+  // Baked and held: nothing to read. Baked without the locale: page() rejects, to onError.
+  const settled = initial !== undefined || (folio.baked && held !== undefined);
   const listeners = new Set<() => void>();
   const emit = () => {
     for (const listener of listeners) listener();
@@ -58,18 +66,26 @@ export function createPageStore(folio: Folio, pageId: string, initial?: readonly
       let stopped = false;
       // Live: the stream starts with the current state, so a read beside it would only race it.
       if (live) {
-        return folio.live(pageId, put, (id) => {
-          for (const entry of entries.values()) {
-            if (entry.id === id) {
-              entries = new Map(entries);
-              entries.delete(entry.instanceKey);
-              emit();
+        const options = locale === undefined ? undefined : { locale };
+        return folio.live(
+          pageId,
+          put,
+          (id) => {
+            for (const entry of entries.values()) {
+              if (entry.id === id) {
+                entries = new Map(entries);
+                entries.delete(entry.instanceKey);
+                emit();
+              }
             }
-          }
-        });
+          },
+          options,
+        );
       }
       if (!settled) {
-        folio.page(pageId).then((list) => stopped || replace(list), onError);
+        folio
+          .page(pageId, locale === undefined ? {} : { locale })
+          .then((list) => stopped || replace(list), onError);
       }
       return () => {
         stopped = true;

@@ -1,5 +1,5 @@
 import { createFolioClient, type Schemas } from '@folio/client';
-import { bakedObjects, unwrapSnapshot } from './baked.js';
+import { type Baked, bakedLocale, bakedObjects, isSnapshotAll, unwrapSnapshot } from './baked.js';
 import { apiError, type ErrorBody, transportError } from './errors.js';
 import { fieldsOf } from './fields.js';
 import { type LiveOptions, openLive } from './live.js';
@@ -14,6 +14,7 @@ import type {
   FolioObject,
   PageEntry,
   Snapshot,
+  SnapshotAll,
   SnapshotInput,
   SyncResult,
 } from './types.js';
@@ -27,6 +28,15 @@ export interface FolioOptions {
   /** A preview token, `cms_pv_…`: reads then show drafts (working copies) and ignore the snapshot. */
   previewToken?: string;
   /**
+   * The language to read (contract §14): one of the project's locale codes, matched
+   * case-insensitively (`fr-ca` is `fr-CA`). Every read, live stream and preview then asks for it
+   * (`?locale=`), values missing in it coming through its fallback chain; baked reads take that
+   * locale's content from the snapshot. Default: none sent, which is the project's default locale,
+   * and the only choice in a project without locales (where any `locale` is a 400). `register` is
+   * never localized: declarations are shared by every locale.
+   */
+  locale?: string;
+  /**
    * The origin of the dashboard that may frame this site for visual editing (default: the origin of
    * `url`, where the dashboard is served). Only messages from it, sent by the parent window, can
    * start a preview; the SDK posts only to it.
@@ -35,7 +45,10 @@ export interface FolioOptions {
   /**
    * A snapshot to read from instead of the network (baked mode): the body of `GET /v1/snapshot`, as
    * the CLI writes it. Ignored while its `bakeEnabled` is false (the project's kill switch) and with a
-   * preview token: reads then go to the API.
+   * preview token: reads then go to the API. In a project with locales `folio bake` writes the
+   * `?locale=*` document (every locale's content): reads take the asked locale's content from it. A
+   * one-locale snapshot (`folio bake --locale fr`) serves its own locale only: a read in another is a
+   * FolioError `validation_failed`.
    */
   snapshot?: SnapshotInput;
   /**
@@ -60,7 +73,14 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-export interface PageOptions extends ReadOptions {
+export interface LocaleOptions {
+  /** This read's language, instead of createFolio's `locale`. */
+  locale?: string;
+}
+
+export interface SnapshotOptions extends ReadOptions, LocaleOptions {}
+
+export interface PageOptions extends ReadOptions, LocaleOptions {
   /** Levels of references to resolve (0-3, default 1; contract §13): the API's `?depth=`. */
   depth?: number;
 }
@@ -96,9 +116,15 @@ export interface Folio {
   register(pageId: string, components: readonly ComponentInput[]): Promise<SyncResult | null>;
   /** The entries of a page: published ones, or every working copy with a preview token. */
   page(pageId: string, options?: PageOptions): Promise<PageEntry[]>;
-  /** The entries of a page if they are known without a request (baked, or read before); else undefined. */
-  peek(pageId: string): PageEntry[] | undefined;
-  snapshot(options?: ReadOptions): Promise<Snapshot>;
+  /**
+   * The entries of a page if they are known without a request (baked, or read before); else
+   * undefined. `locale`: as page()'s, createFolio's by default.
+   */
+  peek(pageId: string, locale?: string): PageEntry[] | undefined;
+  /** The `?locale=*` document: every locale's content (baked: when the baked file is it). */
+  snapshot(options: SnapshotOptions & { locale: '*' }): Promise<SnapshotAll>;
+  /** One locale's snapshot (createFolio's `locale` by default). */
+  snapshot(options?: SnapshotOptions): Promise<Snapshot>;
   objects(options?: ObjectsOptions): Promise<FolioObject[]>;
   /** Follows a page's changes; returns the function that stops it. */
   live(
@@ -133,7 +159,7 @@ export function createFolio(options: FolioOptions): Folio {
   // Both change when the dashboard hands over a token (start() below): read them at each use.
   let preview = options.previewToken ? { 'x-cms-preview': options.previewToken } : undefined;
   const given = options.snapshot ? unwrapSnapshot(options.snapshot) : undefined;
-  let baked = given?.bakeEnabled && !preview ? given : undefined;
+  let baked: Baked | undefined = given?.bakeEnabled && !preview ? given : undefined;
 
   // revalidate: an unchanged page, snapshot or object list costs one request answered 304. Preview
   // answers are `no-store` and are never kept.
@@ -170,14 +196,19 @@ export function createFolio(options: FolioOptions): Folio {
   const declared = new Map<string, ComponentDefinition['fields']>();
   for (const { componentId, fields } of options.components ?? [])
     declared.set(componentId, Array.isArray(fields) ? fields : fieldsOf(fields));
-  const bakedPage = (snapshot: Snapshot, pageId: string, depth = 1) =>
-    resolveBaked(snapshot, pageId, depth, declared);
+  const bakedPage = (from: Baked, pageId: string, locale: string | undefined, depth = 1) =>
+    resolveBaked(bakedLocale(from, locale), pageId, depth, declared);
 
-  function readPage(pageId: string, signal?: AbortSignal, depth?: number): Promise<Entry[]> {
-    const query = depth === undefined ? undefined : { depth };
+  function readPage(
+    pageId: string,
+    signal?: AbortSignal,
+    depth?: number,
+    locale: string | undefined = options.locale,
+  ): Promise<Entry[]> {
     return call(() =>
       client.GET('/v1/content/{id}', {
-        params: { path: { id: pageId }, ...(query && { query }) },
+        // Undefined parameters are left out of the query string.
+        params: { path: { id: pageId }, query: { depth, locale } },
         headers: preview,
         signal,
       }),
@@ -249,32 +280,50 @@ export function createFolio(options: FolioOptions): Folio {
       return registerBatched(pageId, components);
     },
 
-    page(pageId, { signal, depth } = {}) {
+    page(pageId, { signal, depth, locale = options.locale } = {}) {
       folio.editable(pageId);
-      if (baked) return Promise.resolve(bakedPage(baked, pageId, depth));
-      // Concurrent reads of one page share one request (several components mounting at once); a
-      // read with its own AbortSignal or depth goes alone, so aborting it aborts nobody else's.
+      // Baked: a locale the file lacks rejects (bakedLocale's FolioError) rather than throw.
+      if (baked) return Promise.resolve(baked).then((from) => bakedPage(from, pageId, locale, depth));
+      // Concurrent reads of one page in one locale share one request (several components mounting
+      // at once); a read with its own AbortSignal or depth goes alone, so aborting it aborts nobody else's.
       const alone = signal !== undefined || depth !== undefined;
-      const shared = alone ? undefined : reading.get(pageId);
+      // Pages read and reads in flight are kept per locale (page ids hold no newline).
+      const key = `${locale}\n${pageId}`;
+      const shared = alone ? undefined : reading.get(key);
       if (shared) return shared;
-      const pending = readPage(pageId, signal, depth).then((entries) => {
-        if (!alone) pages.set(pageId, entries);
+      const pending = readPage(pageId, signal, depth, locale).then((entries) => {
+        if (!alone) pages.set(key, entries);
         return session ? entries.map(session.view) : entries;
       });
       if (!alone) {
-        reading.set(pageId, pending);
-        pending.finally(() => reading.delete(pageId)).catch(() => {});
+        reading.set(key, pending);
+        pending.finally(() => reading.delete(key)).catch(() => {});
       }
       return pending;
     },
 
-    peek(pageId) {
-      return baked ? bakedPage(baked, pageId) : pages.get(pageId);
+    peek(pageId, locale = options.locale) {
+      try {
+        return baked ? bakedPage(baked, pageId, locale) : pages.get(`${locale}\n${pageId}`);
+      } catch {
+        // A locale the baked file lacks: undefined here, page() says why.
+      }
     },
 
-    snapshot({ signal } = {}) {
-      if (baked) return Promise.resolve(baked);
-      return call(() => client.GET('/v1/snapshot', { signal }));
+    snapshot({ signal, locale = options.locale }: SnapshotOptions = {}) {
+      if (baked) {
+        // `*`: the file itself when it is the document of every locale; else bakedLocale's FolioError.
+        return Promise.resolve(baked).then((from) =>
+          locale === '*' && isSnapshotAll(from) ? from : bakedLocale(from, locale),
+        ) as Promise<Snapshot & SnapshotAll>;
+      }
+      // The client types one locale's snapshot; `*` answers the document of every locale (schema 2).
+      return call(() =>
+        client.GET('/v1/snapshot', {
+          params: { query: { locale } },
+          signal,
+        }),
+      ) as Promise<Snapshot & SnapshotAll>;
     },
 
     objects({ types, draft, signal } = {}) {
@@ -286,13 +335,16 @@ export function createFolio(options: FolioOptions): Folio {
     live(pageId, onEntry, onDeleted, liveOptions) {
       folio.editable(pageId);
       const sink = (entry: Entry) => onEntry(session ? session.view(entry) : entry);
+      const locale = liveOptions?.locale ?? options.locale;
       const open = () =>
         openLive(
           {
             url,
             headers: { 'x-cms-key': options.key, ...preview },
             fetch: rawFetch,
-            currentIds: async (id: string) => (await readPage(id)).map((entry) => entry.id),
+            locale,
+            currentIds: async (id: string) =>
+              (await readPage(id, undefined, undefined, locale)).map((entry) => entry.id),
             onError,
           },
           pageId,

@@ -1,7 +1,7 @@
 /**
  * @folio/sdk: a site's side of Folio. `createFolio({ url, key })`, then `register` components (Folio
  * creates their stub entries), read a `page`, the `snapshot` or `objects`, and follow a page `live`.
- * Framework-free: it needs only `fetch`, so it runs in browsers, Node >= 20 and edge runtimes.
+ * `createFolio({ locale })` reads one language (contract §14). Framework-free: it needs only `fetch`, so it runs in browsers, Node >= 20 and edge runtimes.
  */
 export { bakedObjects, unwrapSnapshot } from './baked.js';
 export { stegaClean } from './clean.js';
@@ -50,9 +50,11 @@ export {
   createFolio,
   type Folio,
   type FolioOptions,
+  type LocaleOptions,
   type ObjectsOptions,
   type PageOptions,
   type ReadOptions,
+  type SnapshotOptions,
 } from './folio.js';
 export type { LiveOptions } from './live.js';
 export { editAttributes } from './place.js';
@@ -65,6 +67,7 @@ export type {
   FolioObject,
   PageEntry,
   Snapshot,
+  SnapshotAll,
   SnapshotInput,
   SyncResult,
 } from './types.js';

@@ -24,6 +24,8 @@ export interface LiveOptions {
    * Without it, only a failure that stopped the stream goes to the `onError` of createFolio.
    */
   onError?: (error: unknown) => void;
+  /** This stream's language (`?locale=`), instead of createFolio's `locale`. */
+  locale?: string;
   /** Each time a stream is open (the first time, and after every reconnect). */
   onOpen?: () => void;
   /**
@@ -43,6 +45,8 @@ export interface LiveContext {
   url: string;
   headers: Record<string, string>;
   fetch: Fetch;
+  /** The locale followed (`?locale=`); undefined: the project's default, nothing sent. */
+  locale?: string;
   /** The ids of the entries the caller sees now (after a reconnect). */
   currentIds(pageId: string): Promise<string[]>;
   /** Where a failure that stopped a stream goes when the caller gave no onError. */
@@ -79,7 +83,9 @@ export function openLive(
   const fresh = new Set<string>();
   const report = (error: unknown, fatal = false) =>
     options.onError ? options.onError(error) : fatal && context.onError(error);
-  const url = `${context.url}/v1/live?pageId=${encodeURIComponent(pageId)}`;
+  const url = `${context.url}/v1/live?pageId=${encodeURIComponent(pageId)}${
+    context.locale ? `&locale=${encodeURIComponent(context.locale)}` : ''
+  }`;
 
   const parse = sseParser(({ event, data }) => {
     let value: { id?: unknown };

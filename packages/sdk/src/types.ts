@@ -9,10 +9,26 @@ import type { FieldDefinition, Fields } from './fields.js';
 
 /** An entry as `GET /v1/content/:pageId` and the live stream give it. */
 export type Entry = Schemas['Entry'];
-/** The body of `GET /v1/snapshot`, which the CLI writes to a file for baking. */
+/**
+ * The body of `GET /v1/snapshot` (one locale's: `locale` names it in a project with locales), which
+ * the CLI writes to a file for baking.
+ */
 export type Snapshot = Schemas['Snapshot'];
-/** What `createFolio({ snapshot })` takes: the snapshot, or the whole `{ data, error }` answer. */
-export type SnapshotInput = Snapshot | { data: Snapshot; error: null };
+/**
+ * The body of `GET /v1/snapshot?locale=*` (contract §14, §17: schema 2): every locale's content map
+ * beside the objects (not localized). What `folio bake` writes in a project with locales. The API
+ * documents it in prose only, so it is derived here from the one-locale snapshot.
+ */
+export type SnapshotAll = Omit<Snapshot, 'schema' | 'content' | 'locale'> & {
+  schema: 2;
+  defaultLocale: string;
+  locales: Record<string, Snapshot['content']>;
+};
+/**
+ * What `createFolio({ snapshot })` takes: a snapshot (one locale's, or the `*` document), or the
+ * whole `{ data, error }` answer.
+ */
+export type SnapshotInput = Snapshot | SnapshotAll | { data: Snapshot | SnapshotAll; error: null };
 
 /**
  * An entry of a page. Read from the API it is a whole `Entry`; read from a baked snapshot it has

@@ -13,10 +13,18 @@ import type { DefinitionsFile } from '../commands/push.js';
  *   objects.json        objects as published, and the draft overlay
  *   media.json          media records, each with the name of its file under media/
  *   webhooks.json       webhooks without their secrets
- *   snapshot.json       the published snapshot at the time of the export (what import must reproduce)
+ *   snapshot.json       the published snapshot at the time of the export (what import must reproduce):
+ *                       in a project with locales, the document of every locale (`?locale=*`)
+ *
+ * Languages (contract §14): a project with locales is written as format 2, so that a CLI that knows
+ * nothing of locales refuses it rather than import one language of it. project.json then carries
+ * `locales`, and each entry of entries.json its other locales' copies under `locales` (the default
+ * locale's are `working` and `published`, as in format 1); history rows carry their `locale`.
  */
 export const FORMAT = 'folio-export';
 export const FORMAT_VERSION = 1;
+/** The format of an export of a project with locales. */
+export const FORMAT_VERSION_LOCALES = 2;
 
 export const FILES = {
   manifest: 'folio-export.json',
@@ -55,6 +63,21 @@ export interface ProjectSettings {
   bakeEnabled: boolean;
   definitionSync: Schemas['Project']['definitionSync'];
   deployHooks: Schemas['DeployHook'][];
+  /** The project's languages (format 2); absent or null: one language. */
+  locales?: Schemas['Project']['locales'];
+}
+
+/** One non-default locale's copies of an entry (format 2). */
+export interface ExportedLocale {
+  status: 'draft' | 'published';
+  publishedAt: string | null;
+  /**
+   * The working copy as that locale holds it: the shared values and its OWN values of localized
+   * fields (an editor's read in that locale, less the fields listed in `fallbacks`).
+   */
+  working: Record<string, unknown>;
+  /** Its published copy (a visitor's read with `?fallback=false`); null when not published in it. */
+  published: Record<string, unknown> | null;
 }
 
 export interface ExportedEntry {
@@ -71,8 +94,10 @@ export interface ExportedEntry {
   published: Record<string, unknown> | null;
   publishedAt: string | null;
   updatedAt: string;
-  /** The publish audit trail, oldest first, with the source's actors and times. */
+  /** The publish audit trail, oldest first, with the source's actors and times (and locales). */
   history: Schemas['HistoryItem'][];
+  /** Format 2: every locale but the default, by code. */
+  locales?: Record<string, ExportedLocale>;
 }
 
 export interface ExportedObjects {
@@ -93,5 +118,18 @@ export interface Archive {
   objects: ExportedObjects;
   media: ExportedMedia[];
   webhooks: ExportedWebhook[];
-  snapshot: Schemas['Snapshot'];
+  snapshot: Schemas['Snapshot'] | SnapshotAll;
 }
+
+/**
+ * The `GET /v1/snapshot?locale=*` document (contract §14, §17: schema 2), which the API documents in
+ * prose only: derived from one locale's snapshot.
+ */
+export type SnapshotAll = Omit<Schemas['Snapshot'], 'schema' | 'content'> & {
+  schema: 2;
+  defaultLocale: string;
+  locales: Record<string, Schemas['Snapshot']['content']>;
+};
+
+export const isSnapshotAll = (snapshot: Schemas['Snapshot'] | SnapshotAll): snapshot is SnapshotAll =>
+  'locales' in snapshot;

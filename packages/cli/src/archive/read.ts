@@ -2,7 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonPart } from '../files.js';
 import { CommandError } from '../io.js';
-import { type Archive, FILES, FORMAT, FORMAT_VERSION, type Manifest } from './format.js';
+import {
+  type Archive,
+  FILES,
+  FORMAT,
+  FORMAT_VERSION,
+  FORMAT_VERSION_LOCALES,
+  type Manifest,
+} from './format.js';
 
 /** An export directory read whole (media bytes aside, read one at a time by `mediaBytes`). */
 export async function readArchive(dir: string): Promise<Archive> {
@@ -14,9 +21,9 @@ export async function readArchive(dir: string): Promise<Archive> {
     },
   );
   if (manifest.format !== FORMAT) throw new CommandError(`${dir}/${FILES.manifest} is not a Folio export`);
-  if (manifest.formatVersion !== FORMAT_VERSION) {
+  if (manifest.formatVersion !== FORMAT_VERSION && manifest.formatVersion !== FORMAT_VERSION_LOCALES) {
     throw new CommandError(
-      `${dir} is an export of format ${manifest.formatVersion}; this CLI reads format ${FORMAT_VERSION}`,
+      `${dir} is an export of format ${manifest.formatVersion}; this CLI reads formats ${FORMAT_VERSION} and ${FORMAT_VERSION_LOCALES}`,
     );
   }
   const part = <K extends Exclude<keyof Archive, 'manifest'>>(key: K) =>

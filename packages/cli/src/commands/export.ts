@@ -5,13 +5,17 @@ import { answer, call, readAll } from '../api.js';
 import {
   type Archive,
   type ExportedEntry,
+  type ExportedLocale,
   type ExportedMedia,
   FILES,
   FORMAT,
   FORMAT_VERSION,
+  FORMAT_VERSION_LOCALES,
+  isSnapshotAll,
+  type SnapshotAll,
 } from '../archive/format.js';
 import { openProject, type ProjectAccess } from '../archive/project.js';
-import { snapshotVersion } from '../canonical.js';
+import { allLocalesVersion, snapshotVersion } from '../canonical.js';
 import type { Command } from '../command.js';
 import { pathIn, writeAtomically, writeJson } from '../files.js';
 import { ApiError, CommandError } from '../io.js';
@@ -28,7 +32,9 @@ project or server (a move, a backup, a staging copy):
 
   definitions, every entry (working copy, published copy and publish history), objects (published
   and draft), media files with their records, webhooks (without secrets), the project's settings
-  (domains, cdnUrl, bakeEnabled, definitionSync, deploy hooks without secrets) and the snapshot.
+  (domains, cdnUrl, bakeEnabled, definitionSync, deploy hooks without secrets, locales) and the
+  snapshot. In a project with locales: every locale's working and published copies of each entry,
+  and the snapshot of every locale (?locale=*).
 
 Not exported: members and their passwords, API keys, preview tokens, the activity log, webhook
 deliveries and schedules. Needs a member's session (an admin's, for webhooks: an editor's export
@@ -57,7 +63,8 @@ Options:
         'something was published during the export (the snapshot changed); nothing was written: export again',
       );
     }
-    if (snapshotVersion(before) !== before.version) {
+    const computed = isSnapshotAll(before) ? allLocalesVersion(before) : snapshotVersion(before);
+    if (computed !== before.version) {
       throw new CommandError(
         `the snapshot's version does not match its content (${before.version}); is this server a Folio of the same schema?`,
       );
@@ -112,10 +119,57 @@ async function checkTarget(out: string): Promise<void> {
   }
 }
 
-const readSnapshot = ({ url, visitor }: ProjectAccess) =>
-  call(url, 'read the snapshot', () => visitor.GET('/v1/snapshot'));
+/** The snapshot a bake would write: in a project with locales, the document of every locale. */
+const readSnapshot = ({ url, visitor, project }: ProjectAccess) =>
+  project.locales
+    ? (call(url, 'read the snapshot of every locale', () =>
+        visitor.GET('/v1/snapshot', { params: { query: { locale: '*' } } }),
+      ) as Promise<Schemas['Snapshot'] | SnapshotAll>)
+    : call(url, 'read the snapshot', () => visitor.GET('/v1/snapshot'));
 
-async function readProject(access: ProjectAccess, snapshot: Schemas['Snapshot']): Promise<Archive> {
+/**
+ * One page's copies in each non-default locale (contract §14), by entry id: an editor's read in the
+ * locale less what came through its fallbacks is its working copy; a visitor's read with
+ * `?fallback=false` holds exactly its published copies.
+ */
+async function localeCopies(
+  { url, editor, visitor, project }: ProjectAccess,
+  pageId: string,
+): Promise<Map<string, Record<string, ExportedLocale>>> {
+  const copies = new Map<string, Record<string, ExportedLocale>>();
+  if (!project.locales) return copies;
+  for (const { code } of project.locales.available) {
+    if (code === project.locales.default) continue;
+    const path = { id: pageId };
+    const working = await call(url, `read the entries of ${pageId} in ${code}`, () =>
+      editor.GET('/v1/content/{id}', { params: { path, query: { locale: code } } }),
+    );
+    const live = await call(url, `read the published entries of ${pageId} in ${code}`, () =>
+      visitor.GET('/v1/content/{id}', { params: { path, query: { locale: code, fallback: false } } }),
+    );
+    const published = new Map(live.map((e) => [e.id, e.fields]));
+    for (const entry of working) {
+      const own = { ...entry.fields };
+      for (const key of Object.keys(entry.fallbacks ?? {})) delete own[key];
+      const state = entry.locales?.[code];
+      copies.set(entry.id, {
+        ...copies.get(entry.id),
+        [code]: {
+          status: state?.status ?? entry.status,
+          publishedAt: state?.publishedAt ?? null,
+          working: own,
+          published: published.get(entry.id) ?? null,
+        },
+      });
+    }
+  }
+  return copies;
+}
+
+async function readProject(
+  access: ProjectAccess,
+  snapshot: Schemas['Snapshot'] | SnapshotAll,
+): Promise<Archive> {
   const { url, member, editor, visitor, project } = access;
   const skipped: string[] = [];
   // Every page: GET /v1/pages answers 1,000 at a time (a project may hold 20,000).
@@ -147,6 +201,7 @@ async function readProject(access: ProjectAccess, snapshot: Schemas['Snapshot'])
       visitor.GET('/v1/content/{id}', content),
     );
     const published = new Map(live.map((e) => [e.id, e.fields]));
+    const locales = await localeCopies(access, pageId);
     for (const entry of working) {
       const newestFirst = await readAll((cursor) =>
         answer(url, `read the history of ${entry.id}`, () =>
@@ -167,6 +222,7 @@ async function readProject(access: ProjectAccess, snapshot: Schemas['Snapshot'])
         publishedAt: entry.publishedAt,
         updatedAt: entry.updatedAt,
         history: newestFirst.reverse(),
+        ...(project.locales && { locales: locales.get(entry.id) ?? {} }),
       });
     }
   }
@@ -207,7 +263,7 @@ async function readProject(access: ProjectAccess, snapshot: Schemas['Snapshot'])
   return {
     manifest: {
       format: FORMAT,
-      formatVersion: FORMAT_VERSION,
+      formatVersion: project.locales ? FORMAT_VERSION_LOCALES : FORMAT_VERSION,
       exportedAt: new Date().toISOString(),
       source: { url, projectId: project.id, name: project.name },
       snapshotVersion: snapshot.version,
@@ -221,6 +277,7 @@ async function readProject(access: ProjectAccess, snapshot: Schemas['Snapshot'])
       bakeEnabled: project.bakeEnabled,
       definitionSync: project.definitionSync,
       deployHooks: project.deployHooks,
+      ...(project.locales && { locales: project.locales }),
     },
     definitions,
     entries,

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { FolioClient, Schemas } from '@folio/client';
 import { answer, call } from '../api.js';
 import { importEntries } from '../archive/entries.js';
-import type { Archive } from '../archive/format.js';
+import { type Archive, type ExportedEntry, isSnapshotAll } from '../archive/format.js';
 import {
   entryRewrite,
   type MediaMoves,
@@ -13,7 +13,7 @@ import {
 import { importObjects } from '../archive/objects.js';
 import { openProject, type ProjectAccess } from '../archive/project.js';
 import { mediaBytes, readArchive } from '../archive/read.js';
-import { snapshotVersion } from '../canonical.js';
+import { allLocalesVersion, snapshotVersion } from '../canonical.js';
 import type { Command } from '../command.js';
 import { pathIn } from '../files.js';
 import { ApiError, CommandError, type Io } from '../io.js';
@@ -26,9 +26,11 @@ export const importProject: Command = {
 
 Imports an export (see "folio export") into the project of the session (--token; --project when it
 has several), which must be empty: make one with "folio create-project". Needs an admin's session.
-In order: the project's settings, media files, definitions, entries (publish history replayed, then
-published and working copies), objects (published, then drafts), the definitions' fields, webhooks,
-deploy hooks. Then the new snapshot's version is checked against the export's.
+In order: the project's settings (its locales among them), media files, definitions, entries
+(publish history replayed, then published and working copies, in every locale), objects
+(published, then drafts), the definitions' fields, webhooks, deploy hooks. Then the new snapshot's
+version is checked against the export's (in a project with locales, that of every locale:
+?locale=*).
 
 What the API cannot reproduce, and what import does instead:
   ids, times, versions  new ones (entries.json keeps the old ids, times and history actors)
@@ -64,10 +66,12 @@ Options:
     );
 
     const { domains, cdnUrl, definitionSync, bakeEnabled } = archive.project;
+    // Locales first: an entry's values are written per locale (contract §14).
+    const locales = archive.project.locales ?? null;
     await call(url, 'update the project settings', () =>
       member.PATCH('/v1/projects/{id}', {
         params: { path: { id: project.id } },
-        body: { domains, cdnUrl, definitionSync, bakeEnabled },
+        body: { domains, cdnUrl, definitionSync, bakeEnabled, ...(locales && { locales }) },
       }),
     );
 
@@ -80,7 +84,14 @@ Options:
     // refuse (a type changed after they were published) are stored as they were; then as exported.
     await syncDefinitions(access, archive, false);
     const entries = await importEntries(
-      { url, editor, rewrites, replayHistory: values['skip-history'] !== true },
+      {
+        url,
+        editor,
+        rewrites,
+        replayHistory: values['skip-history'] !== true,
+        locales,
+        localizedOf: localizedKeys(archive),
+      },
       archive.entries,
     );
     await syncDefinitions(access, archive, true);
@@ -153,11 +164,33 @@ async function uploadMedia(
   return { fromProject: archive.manifest.source.projectId, moved };
 }
 
+/** The `localized` top-level keys of each exported entry, from its declaration (contract §14). */
+function localizedKeys(archive: Archive): (entry: ExportedEntry) => ReadonlySet<string> {
+  const keys = new Map<string, Set<string>>();
+  for (const [pageId, components] of Object.entries(archive.definitions)) {
+    for (const c of components) {
+      const localized = c.fields.filter((f) => (f as { localized?: boolean }).localized === true);
+      keys.set(`${pageId}\n${c.instanceKey}`, new Set(localized.map((f) => f.key)));
+    }
+  }
+  return (entry) => keys.get(`${entry.pageId}\n${entry.instanceKey}`) ?? new Set();
+}
+
+/**
+ * The first sync declares no field, so that no type refuses a value stored as it was exported; only
+ * `localized` fields are declared, as `json` (any value), since which locale a value belongs to
+ * depends on it. The second sync declares the fields as exported.
+ */
+const placeholders = (fields: Archive['definitions'][string][number]['fields']) =>
+  fields
+    .filter((f) => (f as { localized?: boolean }).localized === true)
+    .map((f) => ({ key: f.key, type: 'json' as const, localized: true }));
+
 async function syncDefinitions({ url, member }: ProjectAccess, archive: Archive, withFields: boolean) {
   for (const [pageId, components] of Object.entries(archive.definitions)) {
     const body = {
       pageId,
-      components: components.map((c) => ({ ...c, fields: withFields ? c.fields : [] })),
+      components: components.map((c) => ({ ...c, fields: withFields ? c.fields : placeholders(c.fields) })),
     };
     await call(url, `sync the definitions of ${pageId}`, () =>
       member.POST('/v1/definitions/sync', { params: { query: { dryRun: false } }, body }),
@@ -236,7 +269,12 @@ async function checkSnapshot(
   moves: { media?: Rewrite; entries: Rewrite },
   io: Io,
 ): Promise<void> {
-  const snapshot = (await answer(url, 'read the new snapshot', () => visitor.GET('/v1/snapshot'))).data;
+  const every = isSnapshotAll(archive.snapshot);
+  const snapshot = (
+    await answer(url, 'read the new snapshot', () =>
+      visitor.GET('/v1/snapshot', { params: { query: every ? { locale: '*' } : {} } }),
+    )
+  ).data;
   const media = moves.media ? rewriter(moves.media) : rewriter();
   const entries = rewriter(moves.entries);
   const moved = entries.rewrite(media.rewrite(archive.snapshot));
@@ -244,7 +282,12 @@ async function checkSnapshot(
     media.count > 0 && count(media.count, 'media address', 'media addresses'),
     entries.count > 0 && count(entries.count, 'entry id'),
   ].filter(Boolean);
-  const expected = replaced.length > 0 ? snapshotVersion(moved) : archive.snapshot.version;
+  const expected =
+    replaced.length === 0
+      ? archive.snapshot.version
+      : isSnapshotAll(moved)
+        ? allLocalesVersion(moved)
+        : snapshotVersion(moved);
   if (snapshot.version !== expected) {
     const what = [media.count > 0 && 'media addresses', entries.count > 0 && 'entry ids'].filter(Boolean);
     throw new CommandError(

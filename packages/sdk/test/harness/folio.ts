@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFolioClient, type FolioClient, type FolioResult, type Ok } from '@folio/client';
+import { createFolioClient, type FolioClient, type FolioResult, type Ok, type Schemas } from '@folio/client';
 // The real server, from its source (run through tsx like its own tests): no build needed first.
 import { buildApp } from '../../../../server/src/app.js';
 import { loadConfig } from '../../../../server/src/config.js';
@@ -72,13 +72,19 @@ export interface Site {
   key: string;
   /** An admin's session with the site key: the editor's side of the tests. */
   admin: FolioClient;
-  /** Sets fields of the entry `instanceKey` of a page and publishes them (or only saves a draft). */
+  /**
+   * Sets fields of the entry `instanceKey` of a page and publishes them (or only saves a draft), in
+   * `locale` when given (`PATCH ?locale=`, contract §14).
+   */
   edit(
     pageId: string,
     instanceKey: string,
     fields: Record<string, unknown>,
     status?: 'published' | 'draft',
+    locale?: string,
   ): Promise<void>;
+  /** The project's languages (contract §14), as an admin sets them. */
+  setLocales(locales: Schemas['UpdateProjectBody']['locales']): Promise<void>;
   /** The entry id of `instanceKey` on a page, as an editor sees it. */
   entryId(pageId: string, instanceKey: string): Promise<string>;
   previewToken(): Promise<string>;
@@ -114,9 +120,18 @@ export async function newSite(folio: RunningFolio): Promise<Site> {
     key: project.apiKey,
     admin,
     entryId,
-    async edit(pageId, instanceKey, fields, status = 'published') {
+    async edit(pageId, instanceKey, fields, status = 'published', locale) {
       const id = await entryId(pageId, instanceKey);
-      ok(await admin.PATCH('/v1/content/{id}', { params: { path: { id } }, body: { fields, status } }));
+      const query = locale === undefined ? {} : { query: { locale } };
+      ok(
+        await admin.PATCH('/v1/content/{id}', {
+          params: { path: { id }, ...query },
+          body: { fields, status },
+        }),
+      );
+    },
+    async setLocales(locales) {
+      ok(await admin.PATCH('/v1/projects/{id}', { params: { path: { id: project.id } }, body: { locales } }));
     },
     async previewToken() {
       return ok(await admin.POST('/v1/preview-tokens', { body: { ttlSeconds: 600 } })).data.token;
