@@ -322,3 +322,24 @@ test('a project without languages shows no switcher and sends no locale', async 
   expect(sent.length).toBeGreaterThan(0);
   expect(sent.filter((u) => u.includes('locale='))).toEqual([]);
 });
+
+for (const hand of HANDS) {
+  test(`by ${hand}: the preview pane follows the language switcher when its URL has {locale}`, async ({
+    page,
+  }) => {
+    const site = await newSite(folio());
+    await syncPage(folio(), site, '/', [HERO]);
+    await setLocales(site, LOCALES);
+    await api(folio(), 'PATCH', `/v1/projects/${site.projectId}`, {
+      token: site.admin.token,
+      headers: { 'x-cms-project-id': site.projectId },
+      body: { previewUrl: 'http://127.0.0.1:9/{locale}{pageId}' },
+    });
+    await page.goto(`${folio().admin}/p/${site.projectId}/pages/${encodeURIComponent('/')}`);
+    await signIn(page, site.admin.email);
+    const frame = page.getByTitle('Preview of /');
+    await expect(frame).toHaveAttribute('src', 'http://127.0.0.1:9/en/');
+    await choose(page, page.getByLabel('Language', { exact: true }), 'fr', hand);
+    await expect(frame).toHaveAttribute('src', 'http://127.0.0.1:9/fr/');
+  });
+}

@@ -105,7 +105,8 @@ test('visual editing in French: the pane shows /fr, typing in the French form ch
   browser,
 }) => {
   await seedSite({ url: folio.url, projectId: project.id, key: project.key, token: project.token });
-  await cms.setPreviewUrl(`${site!.url}/fr{pageId}`);
+  // `{locale}`: the pane shows the language the editor switches to (the dashboard fills it in).
+  await cms.setPreviewUrl(`${site!.url}/{locale}{pageId}`);
   const visitor = await browser.newPage();
 
   await page.goto(`${folio.url}/admin/p/${project.id}/pages/${encodeURIComponent('/')}`);

@@ -70,6 +70,19 @@ describeEachDb('project previewUrl', (ctx) => {
     assert.equal((await get(admin.token, project.id)).body.data.previewUrl, 'https://example.com{pageId}');
   });
 
+  it('takes {locale} after the origin, where the pane puts the language it shows; never in the origin', async () => {
+    const { project, admin } = await newProject(ctx.app);
+    for (const url of ['https://example.com/{locale}{pageId}', 'https://example.com{pageId}?lang={locale}']) {
+      const set = await patch(admin.token, project.id, { previewUrl: url });
+      assert.equal(set.status, 200, `${url}: ${JSON.stringify(set.body)}`);
+    }
+    for (const url of ['https://{locale}.example.com{pageId}', 'https://example.{locale}{pageId}']) {
+      const res = await patch(admin.token, project.id, { previewUrl: url });
+      assert.equal(res.status, 400, url);
+      assert.equal(res.body.error.details[0].path, 'body.previewUrl');
+    }
+  });
+
   it("another project's admin can neither read nor change it", async () => {
     const a = await newProject(ctx.app);
     const b = await newProject(ctx.app);

@@ -9,8 +9,8 @@ const PreviewUrl = Type.String({
   maxLength: 2048,
   pattern: '^https?://',
   description:
-    'An http(s) URL template containing `{pageId}`, e.g. `https://example.com{pageId}`; its origin must not depend on the page id, and it must not carry credentials.',
-  examples: ['https://example.com{pageId}'],
+    "An http(s) URL template containing `{pageId}`, e.g. `https://example.com{pageId}`, and optionally `{locale}` where a site with languages puts the locale the editor works in (`https://example.com/{locale}{pageId}`: the dashboard's pane follows its language switcher; without locales `{locale}` is empty); its origin must not depend on the page id or the locale, and it must not carry credentials.",
+  examples: ['https://example.com{pageId}', 'https://example.com/{locale}{pageId}'],
 });
 
 const hookExample = {

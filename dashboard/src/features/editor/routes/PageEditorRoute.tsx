@@ -37,8 +37,8 @@ export function PageEditorRoute() {
   const user = useUser();
   const locales = project.data?.locales ?? null;
   // The locale the forms read and write (undefined in a project without locales: no `?locale=` anywhere).
-  // SEAM for the preview pane (branch d36v): it should follow this `locale` (pass it to
-  // usePagePreview / PreviewPane, so the frame reads the site in it and drafts are this locale's).
+  // The preview pane follows it: a preview URL with `{locale}` shows the site in this locale (the frame
+  // reloads on a switch), so the drafts it is sent are the ones it shows.
   const [locale, setLocale] = useEditorLocale(user.id, projectId, locales);
   // Side by side: the locale shown read-only beside the forms (never the one being edited).
   const [sourceChoice, setSourceChoice] = useState<string | null>(null);
@@ -246,6 +246,7 @@ export function PageEditorRoute() {
               previewUrl={previewUrl}
               bridge={bridge}
               status={preview.status}
+              locale={locale}
             />
           )}
         </div>

@@ -8,6 +8,8 @@ interface Props {
   projectId: string;
   pageId: string;
   previewUrl: string | null;
+  /** The locale the forms edit: a template with `{locale}` shows the site in it, and reloads on a switch. */
+  locale?: string;
   bridge: PreviewBridge;
   status: BridgeStatus;
 }
@@ -24,9 +26,9 @@ const WHY: Record<'invalid' | 'same-origin' | 'moved', string> = {
  * The sandbox leaves the site what it needs (its scripts, its own origin's storage, forms, popups) and
  * takes away navigating the dashboard's window (no `allow-top-navigation`).
  */
-export function PreviewPane({ projectId, pageId, previewUrl, bridge, status }: Props) {
+export function PreviewPane({ projectId, pageId, previewUrl, bridge, status, locale }: Props) {
   const frame = useRef<HTMLIFrameElement>(null);
-  const target = previewTarget(previewUrl, pageId, window.location.origin);
+  const target = previewTarget(previewUrl, pageId, window.location.origin, locale);
   const origin = target.ok ? target.origin : null;
 
   useEffect(() => {

@@ -10,6 +10,8 @@ export type { SiteMessage } from '@folio/sdk';
 export type DashboardMessage = MessageBody<EditorMessage>;
 
 export const PAGE_ID = '{pageId}';
+/** Where the template puts the locale the editor works in (optional; empty without locales). */
+export const LOCALE = '{locale}';
 
 /** The protocol's version: a literal of the SDK's type, so a new version fails this build until followed. */
 const VERSION: BridgeVersion = 1;
@@ -47,17 +49,25 @@ export type PreviewTarget =
  * a leading "/" still could (`https://example.com{pageId}` with "x"). The dashboard's own origin is
  * refused: a same-origin frame could read the editor's session. A shared page (`@…`) has none.
  */
-export function previewTarget(template: string | null, pageId: string, ownOrigin: string): PreviewTarget {
+export function previewTarget(
+  template: string | null,
+  pageId: string,
+  ownOrigin: string,
+  /** The locale the editor works in: the pane follows the language switcher (undefined: none). */
+  locale?: string,
+): PreviewTarget {
   // A shared page (`@site`, `@footer`: contract §13) holds content other pages show; it is no page of
   // the site, so no preview URL is built for it.
   if (pageId.startsWith('@')) return { ok: false, reason: 'shared' };
   if (!template) return { ok: false, reason: 'unset' };
   const at = template.indexOf(PAGE_ID);
+  const localeAt = template.indexOf(LOCALE);
+  const originEnd = localeAt === -1 ? at : Math.min(at, localeAt);
   let origin: string;
   let url: URL;
   try {
-    origin = new URL(template.slice(0, at)).origin;
-    url = new URL(template.replaceAll(PAGE_ID, pageId));
+    origin = new URL(template.slice(0, originEnd)).origin;
+    url = new URL(template.replaceAll(PAGE_ID, pageId).replaceAll(LOCALE, locale ?? ''));
   } catch {
     return { ok: false, reason: 'invalid' };
   }

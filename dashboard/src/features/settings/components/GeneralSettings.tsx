@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { type Project, useProjectWrites } from '../api/settings.api';
 
 const PREVIEW_HELP =
-  "Your site's address for a page, with {pageId} where the page's id goes: https://example.com{pageId} shows /about at https://example.com/about. The page screen then shows your site beside its forms: click a component to edit it and see your typing in the page before you save. A site built with Folio's SDK (@folio/sdk or @folio/react, from the release that brought visual editing) connects by itself, with nothing else to add, once it lets this dashboard frame it; it is given a read-only preview token only when it is framed by this dashboard from this address's origin. Empty: no preview.";
+  "Your site's address for a page, with {pageId} where the page's id goes: https://example.com{pageId} shows /about at https://example.com/about. A site in several languages adds {locale} where its address names the language (https://example.com/{locale}{pageId}): the preview then shows the language you edit. The page screen then shows your site beside its forms: click a component to edit it and see your typing in the page before you save. A site built with Folio's SDK (@folio/sdk or @folio/react, from the release that brought visual editing) connects by itself, with nothing else to add, once it lets this dashboard frame it; it is given a read-only preview token only when it is framed by this dashboard from this address's origin. Empty: no preview.";
 
 const DOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;
 
