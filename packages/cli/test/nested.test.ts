@@ -128,8 +128,18 @@ for (const kind of dbKinds()) {
         { componentId: 'Testimonial', instanceKey: 'ada', fields: [{ key: 'quote', type: 'text' }] },
         { componentId: 'Testimonial', instanceKey: 'lin', fields: [{ key: 'quote', type: 'text' }] },
       ] as never);
+      // `featured` and `testimonials` declared as references: visitors read them resolved, so an export
+      // must read the published copy as stored (a member's ?copy=published) to import it back.
       await sync('/', [
-        { componentId: 'Landing', instanceKey: 'landing', fields: [{ key: 'title', type: 'text' }] },
+        {
+          componentId: 'Landing',
+          instanceKey: 'landing',
+          fields: [
+            { key: 'title', type: 'text' },
+            { key: 'featured', type: 'reference' },
+            { key: 'testimonials', type: 'reference', multiple: true },
+          ],
+        },
       ] as never);
       const page = async (client: typeof admin, pageId: string) =>
         ok(await client.GET('/v1/content/{id}', { params: { path: { id: pageId } } })).data;

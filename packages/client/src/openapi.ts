@@ -5493,6 +5493,8 @@ export interface operations {
                  * @example fr-CA
                  */
                 locale?: string;
+                /** @description A member's session: `published` reads the published copies as stored (reference ids, never resolved; each entry as a visitor of the locale would get it, `?fallback=false` for the locale's own copies) instead of the working copies: what an export needs. Ignored for visitors (they always read published copies) and preview tokens. */
+                copy?: "working" | "published";
                 /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
                 fallback?: boolean;
             };
@@ -6328,6 +6330,8 @@ export interface operations {
                  * @example fr-CA
                  */
                 locale?: string;
+                /** @description A member's session: `published` reads the published copies as stored (reference ids, never resolved; each entry as a visitor of the locale would get it, `?fallback=false` for the locale's own copies) instead of the working copies: what an export needs. Ignored for visitors (they always read published copies) and preview tokens. */
+                copy?: "working" | "published";
                 /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
                 fallback?: boolean;
             };

@@ -359,6 +359,30 @@ describeEachDb('content in locales (editor side)', (ctx) => {
         ['working', 'fields.quote', 'fr'],
       ],
     );
+    // A member's ?copy=published read: the published copies as stored, reference ids and all (export).
+    const stored = await call(ctx.app, {
+      method: 'GET',
+      url: `${pageUrl('/q')}?copy=published&locale=fr&fallback=false`,
+      headers: site.editing,
+    });
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    assert.deepEqual(stored.body.data[0].fields, { quote: b, also: b });
+    const english = await call(ctx.app, {
+      method: 'GET',
+      url: `${pageUrl('/q')}?copy=published`,
+      headers: site.editing,
+    });
+    assert.deepEqual(english.body.data, [], 'nothing published in en');
+    const visitor = await call(ctx.app, {
+      method: 'GET',
+      url: `${pageUrl('/q')}?locale=fr&copy=published`,
+      headers: site.key,
+    });
+    assert.equal(
+      typeof visitor.body.data[0].fields.quote,
+      'object',
+      'visitors read references resolved whatever copy says',
+    );
     const del = await call(ctx.app, {
       method: 'DELETE',
       url: `/v1/content/${b}`,

@@ -129,11 +129,11 @@ const readSnapshot = ({ url, visitor, project }: ProjectAccess) =>
 
 /**
  * One page's copies in each non-default locale (contract §14), by entry id: an editor's read in the
- * locale less what came through its fallbacks is its working copy; a visitor's read with
- * `?fallback=false` holds exactly its published copies.
+ * locale less what came through its fallbacks is its working copy; a member's `?copy=published` read
+ * with `?fallback=false` holds exactly its published copies, as stored (reference ids, not resolved).
  */
 async function localeCopies(
-  { url, editor, visitor, project }: ProjectAccess,
+  { url, editor, project }: ProjectAccess,
   pageId: string,
 ): Promise<Map<string, Record<string, ExportedLocale>>> {
   const copies = new Map<string, Record<string, ExportedLocale>>();
@@ -145,7 +145,9 @@ async function localeCopies(
       editor.GET('/v1/content/{id}', { params: { path, query: { locale: code } } }),
     );
     const live = await call(url, `read the published entries of ${pageId} in ${code}`, () =>
-      visitor.GET('/v1/content/{id}', { params: { path, query: { locale: code, fallback: false } } }),
+      editor.GET('/v1/content/{id}', {
+        params: { path, query: { copy: 'published', locale: code, fallback: false } },
+      }),
     );
     const published = new Map(live.map((e) => [e.id, e.fields]));
     for (const entry of working) {
@@ -170,7 +172,7 @@ async function readProject(
   access: ProjectAccess,
   snapshot: Schemas['Snapshot'] | SnapshotAll,
 ): Promise<Archive> {
-  const { url, member, editor, visitor, project } = access;
+  const { url, member, editor, project } = access;
   const skipped: string[] = [];
   // Every page: GET /v1/pages answers 1,000 at a time (a project may hold 20,000).
   const pages = await readAll((cursor) =>
@@ -197,8 +199,11 @@ async function readProject(
     const working = await call(url, `read the entries of ${pageId}`, () =>
       editor.GET('/v1/content/{id}', content),
     );
+    // As stored (reference ids): a visitor's read resolves references, which an import cannot write back.
     const live = await call(url, `read the published entries of ${pageId}`, () =>
-      visitor.GET('/v1/content/{id}', content),
+      editor.GET('/v1/content/{id}', {
+        params: { path: { id: pageId }, query: { copy: 'published', fallback: false } },
+      }),
     );
     const published = new Map(live.map((e) => [e.id, e.fields]));
     const locales = await localeCopies(access, pageId);

@@ -92,6 +92,15 @@ ${CORS_NOTE}`,
         const projectId = projectIdOf(request);
         const { pageId } = request.params;
         const { depth, resolve } = request.query;
+        if (seesWorkingCopies(request.auth) && request.query.copy === 'published' && request.auth.session) {
+          // What an export needs: the published copies as stored (reference ids, not resolved objects).
+          reply.header('cache-control', 'private, no-store');
+          const { locale, fallback } = request.query;
+          return {
+            data: await content.publishedAsStored(projectId, pageId, locale, fallback !== false),
+            error: null,
+          };
+        }
         if (seesWorkingCopies(request.auth)) {
           reply.header('cache-control', 'private, no-store');
           // A member's session reads stored ids (the editing view) unless it asks; a preview token resolves.

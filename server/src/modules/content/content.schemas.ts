@@ -274,6 +274,12 @@ export const ContentReadQuery = Strict({
     }),
   ),
   locale: Type.Optional(LocaleQuery),
+  copy: Type.Optional(
+    Type.Union([Type.Literal('working'), Type.Literal('published')], {
+      description:
+        "A member's session: `published` reads the published copies as stored (reference ids, never resolved; each entry as a visitor of the locale would get it, `?fallback=false` for the locale's own copies) instead of the working copies: what an export needs. Ignored for visitors (they always read published copies) and preview tokens.",
+    }),
+  ),
   fallback: Type.Optional(
     Type.Boolean({
       default: true,

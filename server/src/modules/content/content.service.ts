@@ -37,6 +37,8 @@ import type { EntryRow, HistoryRow } from './content.table.js';
 import { createEntryMemo } from './entry-memo.js';
 import { createLocaleOperations, type LocaleContext } from './locale-operations.js';
 import { workingTargetsIn } from './locale-reads.js';
+import { localizedKeys, publishedView } from './locale-slots.js';
+import { slotRowsOf } from './locales.repository.js';
 import { type PageViews, pageViews, visitorViewIn } from './page-views.js';
 import { countPages, registerPage } from './pages.repository.js';
 import {
@@ -773,6 +775,59 @@ export function createContentService(
       const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
       if (!row) throw notFound('Entry');
       return (await resolvedForEditor(projectId, [row], depth, ctx))[0] as Entry;
+    },
+
+    /**
+     * A member's `?copy=published` read (contract §14 storage, for export and import): each entry's
+     * published copy as stored, reference ids and all, in `asked`'s locale (`fallback: false`: that
+     * locale's own copies only); entries with no published copy there are left out.
+     */
+    async publishedAsStored(
+      projectId: string,
+      pageId: string,
+      asked?: string,
+      fallback = true,
+    ): Promise<Entry[]> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale');
+      const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
+      rows.sort(byPosition);
+      if (!ctx) {
+        return rows.flatMap((r) =>
+          r.publishedFields === null
+            ? []
+            : [
+                {
+                  ...toEntry(r),
+                  fields: JSON.parse(r.publishedFields) as Fields,
+                  status: 'published' as const,
+                  updatedAt: r.publishedAt ?? r.updatedAt,
+                  version: r.publishedVersion ?? r.version,
+                },
+              ],
+        );
+      }
+      const others = await slotRowsOf(
+        db,
+        projectId,
+        rows.map((r) => r.id),
+      );
+      return rows.flatMap((r) => {
+        const slots = { entry: r, others: others.get(r.id) ?? new Map() };
+        const localized = localizedKeys(definitions.declarationsOf(r.declaredFields));
+        const view = publishedView(slots, ctx.locales, ctx.code, localized, fallback);
+        if (!view) return [];
+        return [
+          {
+            ...toEntry(r),
+            fields: view.fields,
+            status: 'published' as const,
+            publishedAt: view.publishedAt,
+            updatedAt: view.publishedAt,
+            version: view.version,
+            locale: ctx.code,
+          },
+        ];
+      });
     },
 
     /** `GET /v1/content/:entryId/references`: who refers to the entry, in which copy and where. */
