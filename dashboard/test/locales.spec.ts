@@ -180,12 +180,14 @@ for (const hand of HANDS) {
     await press(page, page.getByRole('button', { name: 'Publish in every language' }), hand);
     await expect(page.getByText(/Published 1 entry in every language/)).toBeVisible();
     await expect(hero.getByRole('listitem', { name: 'fr: published (editing)' })).toBeVisible();
-    // Each locale's published copy, as the editor's read reports it. (On main as of this test a visitor's
-    // GET /v1/content/:pageId?locale=fr answers the default's copy, without `locale`: the route's visitor
-    // path, publishedPage, takes no locale yet; so only the default's visitor read is asserted.)
+    // Each locale's published copy, as the editor's read reports it and as visitors of each read it.
     const after = (await read(site, 'fr'))[0]!;
     expect(after.locales).toMatchObject({ en: { status: 'published' }, fr: { status: 'published' } });
     expect((await read(site, 'en', false))[0]!.fields).toMatchObject({ title: 'Hello' });
+    expect((await read(site, 'fr', false))[0]!.fields).toMatchObject({
+      title: 'Bonjour',
+      subtitle: 'Fast pages',
+    });
 
     // Unpublish French only: English stays live, French is missing again (visitors read the fallback).
     await press(page, hero.getByRole('button', { name: 'Unpublish fr' }), hand);
