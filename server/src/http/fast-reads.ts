@@ -131,6 +131,7 @@ interface ReadQuery {
   fallback: boolean;
 }
 const PLAIN: ReadQuery = { locale: undefined, fallback: true };
+const EVERY: ReadQuery = { locale: '*', fallback: true };
 const NOT_FAST = undefined;
 
 function readQueryOf(query: string, fallbackAllowed: boolean): ReadQuery | undefined {
@@ -223,7 +224,10 @@ export function createFastReads(
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
     if (path === '/v1/snapshot') {
-      const query = mark === -1 ? PLAIN : readQueryOf(url.slice(mark + 1), false);
+      // The build's own revalidation (`?locale=*`, as the SDK and CLI send it) needs no parsing.
+      const rest = mark === -1 ? '' : url.slice(mark + 1);
+      const query =
+        mark === -1 ? PLAIN : rest === 'locale=*' || rest === 'locale=%2A' ? EVERY : readQueryOf(rest, false);
       const etag = ifNoneMatch && query ? sources.snapshotEtag(projectId, query.locale) : undefined;
       if (!etag || !etagMatches(ifNoneMatch, etag)) return false;
       return answer(res, req, requestId, 'snapshot', 304, etag, undefined, started);
