@@ -66,6 +66,12 @@ test('pages list with counts, then every field type edited, saved, published, un
   await heroForm.getByRole('button', { name: 'Choose an image for image' }).click();
   await picker.getByRole('button', { name: 'Use loaf.png' }).click();
   await expect(heroForm.getByLabel('image', { exact: true })).toHaveValue(uploaded);
+  // Alt text (issue 36 item 1): typed after the address, by keyboard from it.
+  await heroForm.getByLabel('image', { exact: true }).focus();
+  await page.keyboard.press('Tab'); // the "Choose…" button
+  await page.keyboard.press('Tab');
+  await expect(heroForm.getByLabel('image: alt text')).toBeFocused();
+  await page.keyboard.type('A round loaf');
   await screenshot(page, 'page-editor');
 
   await heroForm.getByRole('button', { name: 'Save draft' }).click();
@@ -80,7 +86,7 @@ test('pages list with counts, then every field type edited, saved, published, un
     legacy: { old: true },
   });
   expect(saved.fields.body).toContain('Baked at dawn.');
-  expect(String(saved.fields.image)).toMatch(/\/media\/.+\.png$/);
+  expect(saved.fields.image).toEqual({ url: uploaded, alt: 'A round loaf' });
   // A draft: visitors still see the published copy.
   expect((await visitorEntries(folio(), site, HOME))[0]?.fields.title).toBe('Fresh bread');
 

@@ -5,13 +5,21 @@ import {
   JsonInput,
   Loader,
   NumberInput,
+  Stack,
   Switch,
   Textarea,
   TextInput,
 } from '@mantine/core';
 import { lazy, Suspense, useId, useState } from 'react';
 import type { Site } from '../api/entries.api';
-import { type FieldType, type FormValue, isWireValued, jsonRows } from '../lib/fields';
+import {
+  type FieldType,
+  type FormValue,
+  imageParts,
+  imageValue,
+  isWireValued,
+  jsonRows,
+} from '../lib/fields';
 import { type Decl, inputProps } from './structured/decl';
 
 // Loaded on demand: the first screen of the dashboard does not carry an editor it may never show.
@@ -107,38 +115,48 @@ export function FieldControl({
           </Suspense>
         </Input.Wrapper>
       );
-    case 'image':
+    case 'image': {
+      const image = imageParts(value);
       return (
-        <Group align="flex-end" wrap="nowrap">
+        <Stack gap={4}>
+          <Group align="flex-end" wrap="nowrap">
+            <TextInput
+              {...common}
+              description={typeof decl.help === 'string' ? decl.help : 'image: a URL or a media id'}
+              value={image.url}
+              onChange={(e) => onChange(imageValue(e.currentTarget.value, image.alt))}
+              style={{ flex: 1 }}
+            />
+            <Button
+              variant="default"
+              onClick={() => setPicking(true)}
+              aria-label={`Choose an image for ${common.label}`}
+            >
+              Choose…
+            </Button>
+            {picking && (
+              <Suspense fallback={null}>
+                <MediaPicker
+                  projectId={projectId}
+                  opened={picking}
+                  onClose={() => setPicking(false)}
+                  onPick={(url) => {
+                    onChange(imageValue(url, image.alt));
+                    setPicking(false);
+                  }}
+                />
+              </Suspense>
+            )}
+          </Group>
           <TextInput
-            {...common}
-            description={typeof decl.help === 'string' ? decl.help : 'image: a URL or a media id'}
-            value={String(value)}
-            onChange={(e) => onChange(e.currentTarget.value)}
-            style={{ flex: 1 }}
+            label={`${common.label}: alt text`}
+            description="What the image shows, for people who cannot see it (screen readers, a broken image)"
+            value={image.alt}
+            onChange={(e) => onChange(imageValue(image.url, e.currentTarget.value))}
           />
-          <Button
-            variant="default"
-            onClick={() => setPicking(true)}
-            aria-label={`Choose an image for ${common.label}`}
-          >
-            Choose…
-          </Button>
-          {picking && (
-            <Suspense fallback={null}>
-              <MediaPicker
-                projectId={projectId}
-                opened={picking}
-                onClose={() => setPicking(false)}
-                onPick={(url) => {
-                  onChange(url);
-                  setPicking(false);
-                }}
-              />
-            </Suspense>
-          )}
-        </Group>
+        </Stack>
       );
+    }
     case 'url':
       return (
         <TextInput

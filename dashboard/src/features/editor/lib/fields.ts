@@ -90,7 +90,9 @@ export function toForm(type: FieldType, stored: unknown): FormValue {
     case 'richtext':
       return typeof stored === 'string' || isPlainObject(stored) || Array.isArray(stored) ? stored : '';
     case 'image':
-      if (isPlainObject(stored) && typeof stored.url === 'string') return stored.url;
+      // An image with alt text is `{ url, alt }` (contract §13: a string, or an object with a `url`).
+      if (isPlainObject(stored) && typeof stored.url === 'string')
+        return { url: stored.url, alt: typeof stored.alt === 'string' ? stored.alt : '' };
       return typeof stored === 'string' ? stored : '';
     default:
       return typeof stored === 'string'
@@ -134,8 +136,9 @@ export function toWire(type: FieldType, value: FormValue): Wire {
         : { ok: false, error: 'Enter an http(s), mailto: or tel: address, or a path such as /about' };
     }
     case 'image': {
-      const text = String(value).trim();
-      return { ok: true, value: text === '' ? null : text };
+      const { url, alt } = imageParts(value);
+      if (url.trim() === '') return { ok: true, value: null };
+      return { ok: true, value: alt.trim() === '' ? url.trim() : { url: url.trim(), alt: alt.trim() } };
     }
     case 'richtext':
       return { ok: true, value };
@@ -143,6 +146,16 @@ export function toWire(type: FieldType, value: FormValue): Wire {
       return { ok: true, value: String(value) };
   }
 }
+
+/** An image control's address and alt text, from its value (a string, or `{ url, alt }`). */
+export function imageParts(value: FormValue): { url: string; alt: string } {
+  if (isPlainObject(value) && typeof value.url === 'string')
+    return { url: value.url, alt: typeof value.alt === 'string' ? value.alt : '' };
+  return { url: typeof value === 'string' ? value : '', alt: '' };
+}
+
+/** The image control's value for an address and alt text: the plain address while there is no alt text. */
+export const imageValue = (url: string, alt: string): FormValue => (alt === '' ? url : { url, alt });
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
