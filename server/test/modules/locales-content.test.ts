@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
 import { newSite, pageUrl, type Site, sync } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
+import { localizedSite as localizedSiteOf } from '../helpers/locales.js';
 
 const LOCALES = {
   default: 'en',
@@ -31,19 +32,7 @@ interface LocalizedEntry {
 
 /** Content in several languages, as editors write and read it (contract §14, §17). */
 describeEachDb('content in locales (editor side)', (ctx) => {
-  async function localizedSite(): Promise<{ site: Site; id: string }> {
-    const site = await newSite(ctx.app);
-    await sync(ctx.app, site, '/', [HERO]);
-    const set = await call(ctx.app, {
-      method: 'PATCH',
-      url: `/v1/projects/${site.project.id}`,
-      headers: bearer(site.admin.token),
-      payload: { locales: LOCALES },
-    });
-    assert.equal(set.status, 200, JSON.stringify(set.body));
-    const read = await call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: site.editing });
-    return { site, id: read.body.data[0].id };
-  }
+  const localizedSite = () => localizedSiteOf(ctx.app, LOCALES, [HERO]);
   const patch = (site: Site, id: string, locale: string | null, payload: object, ifMatch?: number) =>
     call(ctx.app, {
       method: 'PATCH',

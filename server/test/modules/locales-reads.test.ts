@@ -10,6 +10,7 @@ import { describeEachDb } from '../helpers/app.js';
 import { editorEntries, newSite, pageUrl, type Site, sync } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
 import { caughtUp, eventually } from '../helpers/instances.js';
+import { localizedSite as localizedSiteOf, setLocales as setLocalesOf } from '../helpers/locales.js';
 import { openLive } from '../helpers/sse.js';
 
 /**
@@ -43,24 +44,11 @@ describeEachDb('languages: visitor reads', (ctx) => {
     await ctx.app.close();
   });
 
-  const setLocales = async (site: Site, locales: unknown) => {
-    const res = await call(ctx.app, {
-      method: 'PATCH',
-      url: `/v1/projects/${site.project.id}`,
-      headers: bearer(site.admin.token),
-      payload: { locales } as object,
-    });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-  };
+  const setLocales = (site: Site, locales: unknown) => setLocalesOf(ctx.app, site, locales);
 
   /** A site in en, fr and fr-CA (fr-CA → fr → en) with one Card on `/`. */
-  async function localizedSite(components: unknown[] = [CARD], pageId = '/') {
-    const site = await newSite(ctx.app);
-    await setLocales(site, LOCALES);
-    await sync(ctx.app, site, pageId, components);
-    const entries = await editorEntries(ctx.app, site, pageId);
-    return { site, id: entries[0]?.id as string };
-  }
+  const localizedSite = (components: unknown[] = [CARD], pageId = '/') =>
+    localizedSiteOf(ctx.app, LOCALES, components, pageId);
 
   const read = (app: FastifyInstance, site: Site, pageId: string, query = '', headers: Fields = {}) =>
     call(app, { method: 'GET', url: `${pageUrl(pageId)}${query}`, headers: { ...site.key, ...headers } });

@@ -4,6 +4,7 @@ import { describeEachDb } from '../helpers/app.js';
 import { newSite, pageUrl, type Site, sync } from '../helpers/content.js';
 import { bearer, call } from '../helpers/factories.js';
 import { describeWithWorker } from '../helpers/hooks.js';
+import { localizedSite as localizedSiteOf } from '../helpers/locales.js';
 import { createSchedule, inMs, postSchedule, settled } from '../helpers/schedules.js';
 
 const LOCALES = {
@@ -23,19 +24,7 @@ const HERO = {
 describeEachDb(
   'schedules and activity in locales',
   (ctx) => {
-    async function localizedSite(): Promise<{ site: Site; id: string }> {
-      const site = await newSite(ctx.app);
-      await sync(ctx.app, site, '/', [HERO]);
-      const set = await call(ctx.app, {
-        method: 'PATCH',
-        url: `/v1/projects/${site.project.id}`,
-        headers: bearer(site.admin.token),
-        payload: { locales: LOCALES },
-      });
-      assert.equal(set.status, 200, JSON.stringify(set.body));
-      const read = await call(ctx.app, { method: 'GET', url: pageUrl('/'), headers: site.editing });
-      return { site, id: read.body.data[0].id };
-    }
+    const localizedSite = () => localizedSiteOf(ctx.app, LOCALES, [HERO]);
     const readIn = async (site: Site, locale: string) =>
       (await call(ctx.app, { method: 'GET', url: `${pageUrl('/')}?locale=${locale}`, headers: site.editing }))
         .body.data[0];
