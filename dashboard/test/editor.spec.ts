@@ -72,6 +72,10 @@ test('pages list with counts, then every field type edited, saved, published, un
   await page.keyboard.press('Tab');
   await expect(heroForm.getByLabel('image: alt text')).toBeFocused();
   await page.keyboard.type('A round loaf');
+  // And by mouse: a real click into it, then more text at its end.
+  await heroForm.getByLabel('image: alt text').click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' on a board');
   await screenshot(page, 'page-editor');
 
   await heroForm.getByRole('button', { name: 'Save draft' }).click();
@@ -86,7 +90,7 @@ test('pages list with counts, then every field type edited, saved, published, un
     legacy: { old: true },
   });
   expect(saved.fields.body).toContain('Baked at dawn.');
-  expect(saved.fields.image).toEqual({ url: uploaded, alt: 'A round loaf' });
+  expect(saved.fields.image).toEqual({ url: uploaded, alt: 'A round loaf on a board' });
   // A draft: visitors still see the published copy.
   expect((await visitorEntries(folio(), site, HOME))[0]?.fields.title).toBe('Fresh bread');
 
