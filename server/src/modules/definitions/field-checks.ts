@@ -172,7 +172,23 @@ export function textLength(v: unknown): number {
 
 export const listOf = (v: unknown): unknown[] | null => (Array.isArray(v) ? v : null);
 
-/** Array values (multiple select, multiple reference): distinct strings, each checked by `one`. */
+/** What a JSON value is, in a problem's words ("an object", "a number"). */
+export const kindOf = (v: unknown): string =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : typeof v === 'boolean'
+          ? 'true or false'
+          : `a ${typeof v}`;
+
+/**
+ * Array values (multiple select, multiple reference): distinct strings, each checked by `one`. Every
+ * item is judged: a non-string one (a number, an object dressed as a resolved reference) is a
+ * problem at its path (contract §23, "shapes are total"; it used to be skipped, so it was stored).
+ */
 export function distinctStrings(
   value: unknown,
   path: string,
@@ -189,9 +205,11 @@ export function distinctStrings(
   const seen = new Set<string>();
   items.forEach((item, i) => {
     const at = `${path}[${i}]`;
-    if (typeof item !== 'string' || !one(item, at)) return;
-    if (seen.has(item)) ctx.fail(at, `is listed twice ("${item}")`);
-    seen.add(item);
+    if (typeof item !== 'string') ctx.fail(at, `must be a string, not ${kindOf(item)}`);
+    else if (one(item, at)) {
+      if (seen.has(item)) ctx.fail(at, `is listed twice ("${item}")`);
+      seen.add(item);
+    }
   });
   return true;
 }
