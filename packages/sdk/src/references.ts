@@ -8,8 +8,8 @@ import type { PageEntry, Snapshot } from './types.js';
  * targets are found breadth first, level by level, in walk order (fields in declaration order, then
  * item order), which decides the 1,000 entries one answer resolves; then each entry is rebuilt depth
  * first. Below `depth`, on a cycle (the page's own entry included) and past the budget a reference
- * is `{ id }`; a target the snapshot does not hold (not published, deleted) is `null` (single) or
- * left out (multiple).
+ * is `{ id }`; a target the snapshot does not hold (not published, deleted), or a stored value that is
+ * no entry id (contract §23), is `null` (single) or left out (multiple).
  *
  * The snapshot carries no declarations: which fields are references is known from the components
  * the site declares (`createFolio({ components })` and `register`), by componentId. An entry whose
@@ -25,16 +25,19 @@ type Visit = (id: string) => unknown;
 
 const ENTRY_ID = /^ent_[0-9A-HJKMNP-TV-Z]{26}$/;
 const OMIT = Symbol('omit');
+const isId = (v: unknown): v is string => typeof v === 'string' && ENTRY_ID.test(v);
 const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function mapValue(d: FieldDefinition, value: unknown, visit: Visit): unknown {
   switch (d.type) {
     case 'reference': {
-      if (typeof value === 'string') return ENTRY_ID.test(value) ? visit(value) : value;
-      if (!Array.isArray(value)) return value;
+      // A stored value that is no entry id (an object kept when a json field became a reference, a
+      // number) is left out as the server's reads leave it out: it never passes for a resolved one.
+      if (isId(value)) return visit(value);
+      if (!Array.isArray(value)) return OMIT;
       const out: unknown[] = [];
       for (const id of value) {
-        const mapped = typeof id === 'string' && ENTRY_ID.test(id) ? visit(id) : id;
+        const mapped = isId(id) ? visit(id) : OMIT;
         if (mapped !== OMIT) out.push(mapped);
       }
       return out;

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { component, createFolio, list, type PageEntry, reference, type Snapshot } from '../src/index.js';
-import { dbKinds, newSite, type RunningFolio, startFolio } from './harness/folio.js';
+import {
+  component,
+  createFolio,
+  json,
+  list,
+  type PageEntry,
+  reference,
+  type Snapshot,
+} from '../src/index.js';
+import { dbKinds, newSite, ok, type RunningFolio, startFolio } from './harness/folio.js';
 
 /**
  * Baked mode resolves references from the snapshot and gives exactly what a live read gives
@@ -85,6 +93,53 @@ for (const kind of dbKinds()) {
       const [two] = await baked.page('/', { depth: 2 });
       assert.equal(at(two, 'featured', 'fields', 'author', 'fields', 'name'), 'Ada');
       assert.equal(at(baked.peek('/')?.[0], 'featured', 'id'), q1);
+    });
+
+    it('an object kept when a json field became a reference is left out, baked as live (contract §23)', async () => {
+      const site = await newSite(folio);
+      const live = createFolio({ url: folio.url, key: site.key });
+      const Shelf = component('Shelf', { refs: json() });
+      await live.register('@site', [{ ...Person, instanceKey: 'ada' }]);
+      await live.register('/', [{ ...Shelf, instanceKey: 'shelf' }]);
+      const ada = await site.entryId('@site', 'ada');
+      await site.edit('@site', 'ada', { name: 'Ada' });
+      const fake = { id: ada, pageId: '@site', componentId: 'Person', fields: { name: 'FAKE' } };
+      await site.edit('/', 'shelf', { refs: [fake, 123, ada] });
+      // A member's sync makes it a multiple reference; the published copy keeps the stored items.
+      const Shelved = component('Shelf', { refs: reference(Person, { multiple: true }) });
+      ok(
+        await site.admin.POST('/v1/definitions/sync', {
+          body: {
+            pageId: '/',
+            components: [
+              {
+                componentId: 'Shelf',
+                instanceKey: 'shelf',
+                fields: [{ key: 'refs', type: 'reference', multiple: true, componentIds: ['Person'] }],
+              },
+            ],
+          },
+        }),
+      );
+      const response = await fetch(`${folio.url}/v1/snapshot`, { headers: { 'x-cms-key': site.key } });
+      const file = JSON.parse(await response.text()) as { data: Snapshot; error: null };
+      const baked = createFolio({
+        url: folio.url,
+        key: site.key,
+        snapshot: file,
+        components: [Person, Shelved],
+      });
+      for (const depth of [0, 1]) {
+        const [fromSnapshot] = await baked.page('/', { depth });
+        const [fromApi] = await live.page('/', { depth });
+        assert.deepEqual(fromSnapshot?.fields, fromApi?.fields, `depth ${depth}`);
+        const refs = fromSnapshot?.fields.refs as { id: string; fields?: { name: string } }[];
+        assert.deepEqual(
+          refs.map((r) => r.id),
+          [ada],
+        );
+        assert.doesNotMatch(JSON.stringify(fromSnapshot), /FAKE/);
+      }
     });
 
     it('without the declarations, baked reads give the stored ids', async () => {

@@ -7,8 +7,9 @@ import type { Fields } from './content.service.js';
  * `{ id, pageId, instanceKey, componentId, fields }` of that entry as this reader sees it, its own
  * references resolved the same way down to `depth` levels (0-3). Below that, or when the entry is
  * already on the chain above (a cycle, the page's own entry included), a reference is `{ id }`; one
- * the reader cannot see is `null` (single) or left out (multiple). At most MAX_RESOLVED distinct
- * entries are resolved per answer; past that a reference is `{ id }`.
+ * the reader cannot see is `null` (single) or left out (multiple), and so is a stored value that is
+ * no entry id (readerMap). At most MAX_RESOLVED distinct entries are resolved per answer; past that a
+ * reference is `{ id }`.
  *
  * Two passes. First the targets are loaded level by level (one query per level, at most `depth`),
  * breadth first in walk order (field-references.ts): that order decides which entries fit the
@@ -91,7 +92,7 @@ export async function resolveReferences(
   }
 
   const build = (fields: Fields, declared: Declarations, chain: string[]): Fields =>
-    mapReferences(declared, fields, (id) => {
+    readerMap(declared, fields, (id) => {
       const target = known.get(id);
       if (chain.length > depth || chain.includes(id)) return { id };
       if (target === undefined) return { id };
@@ -112,4 +113,12 @@ export async function resolveReferences(
 const visibleNone = OMIT;
 
 /** Depth 0: every reference is `{ id }` (nothing is looked up). */
-const unresolved = (r: ResolutionRoot): Fields => mapReferences(r.declared, r.fields, (id) => ({ id }));
+const unresolved = (r: ResolutionRoot): Fields => readerMap(r.declared, r.fields, (id) => ({ id }));
+
+/**
+ * mapReferences as readers get it: a stored value that is no entry id (an object where an id belongs,
+ * stored before §23 checked every item, or kept when a field became a reference) is left out, null in
+ * a single reference, never passed on looking like a resolved one.
+ */
+const readerMap = (declared: Declarations, fields: Fields, visit: (id: string) => unknown): Fields =>
+  mapReferences(declared, fields, visit, OMIT);

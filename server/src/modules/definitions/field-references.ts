@@ -8,12 +8,17 @@ import type { Declarations } from './field-values.js';
  * follows the containers (`object`, `list`, `blocks`) into their declared fields, in declaration
  * order and then item order, so every reader of references meets them in the same order (the SDK's
  * baked mode walks the same way: packages/sdk/src/references.ts). A value of the wrong shape (stored
- * before its declaration changed, §17) is left as it is.
+ * before its declaration changed, §17, or before every item was checked, §23) is never visited: it is
+ * left as it is, or, for readers that resolve (`misfit: OMIT`), left out: an object stored where an
+ * id belongs must not reach a visitor looking like a resolved reference.
  */
 
 /** What a visitor returns for a reference: its replacement, or OMIT to leave it out of a multiple one. */
 export const OMIT = Symbol('omit');
 export type ReferenceVisitor = (id: string, path: string) => unknown;
+/** What a reference value that is not an entry id becomes: KEEP (as stored) or OMIT (null / left out). */
+export const KEEP = Symbol('keep');
+export type Misfit = typeof KEEP | typeof OMIT;
 
 const withReferences = new WeakMap<object, boolean>();
 
@@ -27,25 +32,37 @@ export function declaresReferences(declared: Declarations): boolean {
   return known;
 }
 
-function mapValue(d: FieldDeclaration, value: unknown, path: string, visit: ReferenceVisitor): unknown {
+const isId = (v: unknown): v is string => typeof v === 'string' && ENTRY_ID.test(v);
+
+function mapValue(
+  d: FieldDeclaration,
+  value: unknown,
+  path: string,
+  visit: ReferenceVisitor,
+  misfit: Misfit,
+): unknown {
   switch (d.type) {
     case 'reference': {
-      if (typeof value === 'string') return ENTRY_ID.test(value) ? visit(value, path) : value;
-      if (!Array.isArray(value)) return value;
+      if (isId(value)) return visit(value, path);
+      // Ids are followed whether the field is multiple now or not (a stored id is a real reference
+      // either way); anything else (an object in a field that was json, a number) is a misfit.
+      if (!Array.isArray(value)) return misfit === KEEP ? value : OMIT;
       const out: unknown[] = [];
       value.forEach((id, i) => {
-        const mapped = typeof id === 'string' && ENTRY_ID.test(id) ? visit(id, `${path}[${i}]`) : id;
+        const mapped = isId(id) ? visit(id, `${path}[${i}]`) : misfit === KEEP ? id : OMIT;
         if (mapped !== OMIT) out.push(mapped);
       });
       return out;
     }
     case 'object':
-      return isPlainObject(value) ? mapObject(d.fields as FieldDeclaration[], value, path, visit) : value;
+      return isPlainObject(value)
+        ? mapObject(d.fields as FieldDeclaration[], value, path, visit, misfit)
+        : value;
     case 'list':
       return Array.isArray(value)
         ? value.map((item, i) =>
             isPlainObject(item)
-              ? mapObject(d.fields as FieldDeclaration[], item, `${path}[${i}]`, visit)
+              ? mapObject(d.fields as FieldDeclaration[], item, `${path}[${i}]`, visit, misfit)
               : item,
           )
         : value;
@@ -55,7 +72,7 @@ function mapValue(d: FieldDeclaration, value: unknown, path: string, visit: Refe
       return value.map((item, i) => {
         const block = isPlainObject(item) ? blocks.find((b) => b.componentId === item._type) : undefined;
         return block
-          ? mapObject(block.fields, item as Record<string, unknown>, `${path}[${i}]`, visit)
+          ? mapObject(block.fields, item as Record<string, unknown>, `${path}[${i}]`, visit, misfit)
           : item;
       });
     }
@@ -69,12 +86,13 @@ function mapObject(
   value: Record<string, unknown>,
   path: string,
   visit: ReferenceVisitor,
+  misfit: Misfit,
 ): Record<string, unknown> {
   let out: Record<string, unknown> | null = null;
   for (const d of fields) {
     const v = value[d.key];
     if (v === undefined || v === null) continue;
-    const mapped = mapValue(d, v, `${path}.${d.key}`, visit);
+    const mapped = mapValue(d, v, `${path}.${d.key}`, visit, misfit);
     if (mapped === v) continue;
     out ??= { ...value };
     out[d.key] = mapped === OMIT ? null : mapped;
@@ -84,15 +102,18 @@ function mapObject(
 
 /**
  * The fields with each reference replaced by what `visit(id, path)` returns (paths as in `problems`:
- * `fields.items[1].ref`). A copy where something changed; the same object where nothing did.
+ * `fields.items[1].ref`). A copy where something changed; the same object where nothing did. A
+ * reference value that is not an entry id is kept as stored (`misfit` KEEP: editors' copies, where
+ * it is a problem to fix) or left out (OMIT: null in a single reference, dropped from a multiple one).
  */
 export function mapReferences(
   declared: Declarations,
   fields: Record<string, unknown>,
   visit: ReferenceVisitor,
+  misfit: Misfit = KEEP,
 ): Record<string, unknown> {
   if (!declaresReferences(declared)) return fields;
-  return mapObject(declared.values(), fields, 'fields', visit);
+  return mapObject(declared.values(), fields, 'fields', visit, misfit);
 }
 
 /** Every reference of `fields` with its path, in walk order. */
