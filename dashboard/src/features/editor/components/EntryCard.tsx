@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { PartBoundary } from '../../../components/PartBoundary';
 import { alertOf, messageOf } from '../../../lib/api';
 import { detailsAt } from '../../../lib/details';
 import { useApi } from '../../auth';
@@ -32,6 +33,7 @@ import {
   type FormValue,
   isFieldType,
   jsonRows,
+  misfitOf,
   sameValue,
   toForm,
   toWire,
@@ -43,6 +45,7 @@ import { DeleteDialog } from './DeleteDialog';
 import { FieldControl } from './FieldControl';
 import { LocaleField } from './LocaleField';
 import { LocaleStatus } from './LocaleStatus';
+import { MisfitField } from './MisfitField';
 import { type Decl, ProblemsContext, RevealContext } from './structured/decl';
 import { UsedOnPages } from './UsedOnPages';
 import { useRuleProblems } from './useRuleProblems';
@@ -405,6 +408,10 @@ export const EntryCard = memo(function EntryCard({
                   ...ruleProblems.at(`fields.${f.key}`),
                   ...(refused[f.key] ? [refused[f.key]] : []),
                 ];
+                // A stored value its control cannot show (the declaration changed since): its problem
+                // and a way to clear it instead, until an edit replaces it.
+                const misfit =
+                  f.key in edits ? null : misfitOf(f.type, f.multiple === true, entry.fields[f.key]);
                 const row = (
                   <FieldRow
                     key={f.key}
@@ -412,6 +419,7 @@ export const EntryCard = memo(function EntryCard({
                     site={site}
                     value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
                     error={messages.length > 0 ? messages.join('; ') : null}
+                    misfit={misfit === null ? null : { message: misfit, stored: entry.fields[f.key] }}
                     onField={onField}
                   />
                 );
@@ -530,33 +538,49 @@ export const EntryCard = memo(function EntryCard({
 /**
  * One declared field of the form, memoised: typing in a list of 200 items re-renders that field's
  * control, not every other field of the entry (a blocks field of 30 sections beside it). Its place for
- * visual editing is marked on a wrapper without a box (lib/places.ts).
+ * visual editing is marked on a wrapper without a box (lib/places.ts). A stored value the control
+ * cannot show is a MisfitField instead; a control that fails anyway shows its error in its place
+ * (PartBoundary), with the same way out: clearing the value.
  */
 const FieldRow = memo(function FieldRow({
   decl,
   site,
   value,
   error,
+  misfit,
   onField,
 }: {
   decl: Decl & { type: FieldType };
   site: Site;
   value: FormValue;
   error: string | null;
+  misfit: { message: string; stored: unknown } | null;
   onField(key: string, type: FieldType, value: FormValue): void;
 }) {
+  const clear = () => onField(decl.key, decl.type, '');
+  const label = typeof decl.label === 'string' && decl.label ? decl.label : decl.key;
   return (
     <div className="folio-field" data-folio-field={decl.key}>
-      <FieldControl
-        fieldKey={decl.key}
-        type={decl.type}
-        declaration={decl}
-        site={site}
-        projectId={site.projectId}
-        value={value}
-        error={error}
-        onChange={(v) => onField(decl.key, decl.type, v)}
-      />
+      {misfit ? (
+        <MisfitField decl={decl} value={misfit.stored} message={misfit.message} onClear={clear} />
+      ) : (
+        <PartBoundary
+          title={`${label} could not be shown`}
+          rest="The other fields can still be edited; clearing this one removes its value when you save."
+          recover={{ label: `Clear ${label}`, run: clear }}
+        >
+          <FieldControl
+            fieldKey={decl.key}
+            type={decl.type}
+            declaration={decl}
+            site={site}
+            projectId={site.projectId}
+            value={value}
+            error={error}
+            onChange={(v) => onField(decl.key, decl.type, v)}
+          />
+        </PartBoundary>
+      )}
     </div>
   );
 });

@@ -243,3 +243,105 @@ export function workingFields(
  */
 export const jsonRows = (text: string, min: number, max: number): number =>
   Math.min(max, Math.max(min, text.split('\n').length));
+
+/** What a stored value is, in an editor's words ("an object", "text"). */
+function kindOf(v: unknown): string {
+  if (Array.isArray(v)) return 'a list';
+  if (isPlainObject(v)) return 'an object';
+  if (typeof v === 'string') return 'text';
+  if (typeof v === 'number') return 'a number';
+  return JSON.stringify(v) ?? 'empty';
+}
+
+/** What a field of each type holds, in an editor's words. */
+function holdsOf(type: FieldType, multiple: boolean): string {
+  const words: Record<FieldType, string> = {
+    text: 'text',
+    richtext: 'rich text',
+    number: 'a number',
+    boolean: 'yes or no',
+    select: multiple ? 'choices from its list' : 'one choice from its list',
+    date: 'a date',
+    datetime: 'a date and time',
+    color: 'a colour',
+    image: 'an image',
+    url: 'an address',
+    json: 'any value',
+    link: 'a link',
+    reference: multiple ? 'references' : 'a reference',
+    object: 'a group of fields',
+    list: 'a list of items',
+    blocks: 'sections',
+  };
+  return words[type];
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isItem = (v: unknown) => isPlainObject(v) && typeof v._key === 'string';
+
+/**
+ * Why a stored value cannot be shown by its field's control, or null when it can: a value the
+ * declaration no longer accepts (a member's sync changed the field's type, and stored values are kept,
+ * contract §17), or one written before the server checked every item (§23). The check is of kinds
+ * only, as far as the control needs: a select's text not among its options, or a date badly written,
+ * shows in its control with the server's problem. `undefined` and `null` are no value: they fit.
+ */
+export function misfitOf(type: FieldType, multiple: boolean, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  let bad: unknown = value;
+  let inside = false;
+  const items = (fits: (item: unknown) => boolean) => {
+    if (!Array.isArray(value)) return false;
+    const wrong = value.findIndex((item) => !fits(item));
+    if (wrong === -1) return true;
+    [bad, inside] = [value[wrong], true];
+    return false;
+  };
+  let fits: boolean;
+  switch (type) {
+    case 'text':
+    case 'url':
+    case 'date':
+    case 'datetime':
+    case 'color':
+      fits = isString(value);
+      break;
+    case 'richtext':
+      fits = isString(value) || isPlainObject(value) || Array.isArray(value);
+      break;
+    case 'number':
+      fits = typeof value === 'number' && Number.isFinite(value);
+      break;
+    case 'boolean':
+      fits = typeof value === 'boolean';
+      break;
+    case 'image':
+      fits = isString(value) || (isPlainObject(value) && isString(value.url));
+      break;
+    case 'json':
+      fits = true;
+      break;
+    case 'link':
+      fits = isPlainObject(value);
+      break;
+    case 'select':
+      fits = multiple ? items(isString) : isString(value);
+      break;
+    case 'reference':
+      // Ids, one or several, whatever `multiple` says now: its control shows and edits either.
+      fits = isString(value) || items(isString);
+      break;
+    case 'object':
+      fits = isPlainObject(value);
+      break;
+    case 'list':
+    case 'blocks':
+      fits = items(isItem);
+      if (inside && isPlainObject(bad)) return notFitting('an item without a key', true, type, multiple);
+      break;
+  }
+  return fits ? null : notFitting(kindOf(bad), inside, type, multiple);
+}
+
+const notFitting = (kind: string, inside: boolean, type: FieldType, multiple: boolean) =>
+  `This value no longer fits the field (it ${inside ? 'holds' : 'is'} ${kind}; the field holds ${holdsOf(type, multiple)}). Replace or clear it.`;

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { QueryState } from '../../../app/QueryState';
+import { PartBoundary } from '../../../components/PartBoundary';
 import { alertOf } from '../../../lib/api';
 import { useUser } from '../../auth';
 import { pageKeys } from '../../pages';
@@ -219,23 +220,29 @@ export function PageEditorRoute() {
               <Text>This page has no entries.</Text>
             ) : (
               entries.data.map((entry) => (
-                <EntryCard
-                  // One card per locale: its draft, version and status are that locale's.
+                // One card per locale: its draft, version and status are that locale's. A form that
+                // fails to render shows its error in its place; the page's other entries stay editable.
+                <PartBoundary
                   key={locale ? `${entry.id}.${locale}` : entry.id}
-                  entry={entry}
-                  definition={definitions.data.find((d) => d.instanceKey === entry.instanceKey)}
-                  site={site!}
-                  canDelete={role === 'admin'}
-                  onDirty={onDirty}
-                  active={entry.id === activeEntry}
-                  selectRequest={selected?.entryId === entry.id ? selected.request : 0}
-                  selectPath={selected?.entryId === entry.id ? selected.path : null}
-                  onFocusEntry={onFocusEntry}
-                  refusal={refusal.get(entry.id)}
-                  locale={locale}
-                  source={sourceById.get(entry.id)}
-                  defaultLocale={locales?.default}
-                />
+                  title={`The form of ${entry.instanceKey} could not be shown`}
+                  rest="The page's other entries can still be edited; its unsaved changes are kept in this browser."
+                >
+                  <EntryCard
+                    entry={entry}
+                    definition={definitions.data.find((d) => d.instanceKey === entry.instanceKey)}
+                    site={site!}
+                    canDelete={role === 'admin'}
+                    onDirty={onDirty}
+                    active={entry.id === activeEntry}
+                    selectRequest={selected?.entryId === entry.id ? selected.request : 0}
+                    selectPath={selected?.entryId === entry.id ? selected.path : null}
+                    onFocusEntry={onFocusEntry}
+                    refusal={refusal.get(entry.id)}
+                    locale={locale}
+                    source={sourceById.get(entry.id)}
+                    defaultLocale={locales?.default}
+                  />
+                </PartBoundary>
               ))
             )}
           </Stack>

@@ -1,8 +1,10 @@
 import { Fieldset, Input } from '@mantine/core';
 import { useState } from 'react';
+import { PartBoundary } from '../../../../components/PartBoundary';
 import type { Site } from '../../api/entries.api';
-import { type FieldType, type FormValue, toForm, toWire } from '../../lib/fields';
+import { type FieldType, type FormValue, isFieldType, misfitOf, toForm, toWire } from '../../lib/fields';
 import { FieldControl } from '../FieldControl';
+import { MisfitField } from '../MisfitField';
 import {
   ColorControl,
   type ControlProps,
@@ -10,7 +12,7 @@ import {
   DatetimeControl,
   SelectControl,
 } from './ChoiceControls';
-import { type Decl, errorOf, inputProps, nestedOf, useProblems } from './decl';
+import { type Decl, errorOf, inputProps, labelOf, nestedOf, useProblems } from './decl';
 import { ItemsControl } from './ItemsControl';
 import { LinkControl } from './LinkControl';
 import { useLift } from './lift';
@@ -29,6 +31,11 @@ export interface FieldProps extends ControlProps {
  */
 export default function StructuredField(props: FieldProps) {
   const { decl, value, path, onChange, site } = props;
+  // A stored value its control cannot show (its declaration changed since): the problem, and a way to
+  // clear it, in the control's place (the top level checks its own fields first, EntryCard).
+  const misfit = isFieldType(decl.type) ? misfitOf(decl.type, decl.multiple === true, value) : null;
+  if (misfit)
+    return <MisfitField decl={decl} value={value} message={misfit} onClear={() => onChange(undefined)} />;
   switch (decl.type) {
     case 'select':
       return <SelectControl {...props} />;
@@ -91,24 +98,31 @@ export function NestedFields({
   depth: number;
   onChange(next: Record<string, unknown>): void;
 }) {
+  const set = (key: string, v: unknown) => {
+    const next = { ...value };
+    if (v === undefined) delete next[key];
+    else next[key] = v;
+    onChange(next);
+  };
   return (
     <>
       {fields.map((f) => (
         // The field's place for visual editing (lib/places.ts); `display: contents`, so no box of its own.
         <div key={f.key} className="folio-field" data-folio-field={f.key}>
-          <StructuredField
-            decl={f}
-            value={value[f.key]}
-            path={`${path}.${f.key}`}
-            site={site}
-            depth={depth}
-            onChange={(v) => {
-              const next = { ...value };
-              if (v === undefined) delete next[f.key];
-              else next[f.key] = v;
-              onChange(next);
-            }}
-          />
+          <PartBoundary
+            title={`${labelOf(f)} could not be shown`}
+            rest="The other fields can still be edited; clearing this one removes its value when you save."
+            recover={{ label: `Clear ${labelOf(f)}`, run: () => set(f.key, undefined) }}
+          >
+            <StructuredField
+              decl={f}
+              value={value[f.key]}
+              path={`${path}.${f.key}`}
+              site={site}
+              depth={depth}
+              onChange={(v) => set(f.key, v)}
+            />
+          </PartBoundary>
         </div>
       ))}
     </>
