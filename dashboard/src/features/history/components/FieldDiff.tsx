@@ -1,4 +1,5 @@
 import { Code, Table, Text } from '@mantine/core';
+import { PartBoundary } from '../../../components/PartBoundary';
 import { type FieldType, sameValue } from '../../editor';
 import { RichValue } from './RichValue';
 
@@ -91,10 +92,14 @@ export function FieldDiff({
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Show value={version[key]} type={types[key]} side="this version" field={key} />
+                <PartBoundary title={`${key} could not be shown`} rest="The other fields are shown.">
+                  <Show value={version[key]} type={types[key]} side="this version" field={key} />
+                </PartBoundary>
               </Table.Td>
               <Table.Td>
-                <Show value={working[key]} type={types[key]} side="the working copy" field={key} />
+                <PartBoundary title={`${key} could not be shown`} rest="The other fields are shown.">
+                  <Show value={working[key]} type={types[key]} side="the working copy" field={key} />
+                </PartBoundary>
               </Table.Td>
             </Table.Tr>
           );

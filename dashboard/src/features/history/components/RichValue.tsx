@@ -56,25 +56,35 @@ const NODES: Record<string, string> = {
   hardBreak: 'br',
 };
 
-/** A structured document (ProseMirror JSON, as Tiptap stores it) rebuilt the same way. */
+const listOf = <T,>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
+/**
+ * A structured document (ProseMirror JSON, as Tiptap stores it) rebuilt the same way. The server
+ * checks only that richtext is a string, an object or an array, so any JSON may be here: what is not
+ * a node is left out, and text is shown only when it is text (an object as a child blanked the
+ * screen, as it did for a reference holding one: issue 42 item 8).
+ */
 function fromDoc(node: DocNode, key: number): ReactNode {
+  if (typeof node !== 'object' || node === null) return null;
   if (node.type === 'text') {
-    let out: ReactNode = node.text ?? '';
-    for (const mark of node.marks ?? []) {
+    let out: ReactNode = typeof node.text === 'string' ? node.text : '';
+    for (const mark of listOf<{ type?: string; attrs?: Record<string, unknown> } | null>(node.marks)) {
+      if (typeof mark !== 'object' || mark === null) continue;
       const href = mark.type === 'link' ? String(mark.attrs?.href ?? '') : '';
       if (mark.type === 'link' && isLinkable(href)) {
         out = createElement('a', { href, target: '_blank', rel: 'noopener noreferrer' }, out);
-      } else if (mark.type && MARKS[mark.type]) out = createElement(MARKS[mark.type]!, null, out);
+      } else if (typeof mark.type === 'string' && Object.hasOwn(MARKS, mark.type))
+        out = createElement(MARKS[mark.type]!, null, out);
     }
     return createElement('span', { key }, out);
   }
-  const children = (node.content ?? []).map(fromDoc);
+  const children = listOf<DocNode>(node.content).map(fromDoc);
   if (node.type === 'heading') {
     const level = Math.min(6, Math.max(1, Number(node.attrs?.level) || 2));
     return createElement(`h${level}`, { key }, ...children);
   }
   if (node.type === 'hardBreak') return createElement('br', { key });
-  const tag = (node.type && NODES[node.type]) ?? 'div';
+  const tag = (typeof node.type === 'string' && Object.hasOwn(NODES, node.type) && NODES[node.type]) || 'div';
   return createElement(tag, { key }, ...children);
 }
 
@@ -85,7 +95,7 @@ export function RichValue({ value }: { value: unknown }) {
     content = [...body.childNodes].map(fromDom);
   } else if (value && typeof value === 'object') {
     const doc = value as DocNode;
-    content = Array.isArray(value) ? (value as DocNode[]).map(fromDoc) : (doc.content ?? []).map(fromDoc);
+    content = (Array.isArray(value) ? (value as DocNode[]) : listOf<DocNode>(doc.content)).map(fromDoc);
   }
   return <div className="folio-rich-value">{content}</div>;
 }
