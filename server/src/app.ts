@@ -72,7 +72,12 @@ import { createProjectsService, createSiteCache, projectsRoutes } from './module
 import { createWindowLimiter } from './modules/rate-limits/index.js';
 import { countDue, createSchedulesService, schedulesRoutes } from './modules/schedules/index.js';
 import { createSnapshotService, snapshotRoutes } from './modules/snapshot/index.js';
-import { createUsersService, usersRoutes } from './modules/users/index.js';
+import {
+  createInvitationsService,
+  createUsersService,
+  invitationsRoutes,
+  usersRoutes,
+} from './modules/users/index.js';
 import { createWebhooksService, webhooksRoutes } from './modules/webhooks/index.js';
 import { outbox, outboxBacklog } from './outbox/index.js';
 import { sealStoredSecrets } from './secrets-at-rest.js';
@@ -235,7 +240,9 @@ export async function buildApp({
     issue: issueSetPasswordLink,
     endPreviewTokens: endPreviewTokensOf,
   });
-  const auth = createAuthService(db, outbox, createLoginLimiter(db), config.sessionTtlSeconds, {
+  // Sign-in, set-password links and invitation accepts share one limiter (contract §23).
+  const loginLimiter = createLoginLimiter(db);
+  const auth = createAuthService(db, outbox, loginLimiter, config.sessionTtlSeconds, {
     // A new password ends the preview tokens the account created, in every project, on every instance
     // (contract §17). Run right after the password's own transaction commits: the window between the
     // two is one statement, and a token left by a crash there still ends with its own expiry.
@@ -289,6 +296,9 @@ export async function buildApp({
   );
   await app.register(projectsRoutes(projects, projectCreateLimit), { prefix: '/v1/projects' });
   await app.register(usersRoutes(users), { prefix: '/v1/users' });
+  await app.register(invitationsRoutes(createInvitationsService(db, outbox, loginLimiter)), {
+    prefix: '/v1/invitations',
+  });
   // Content checks values against the definitions' field types; a definitions sync creates the
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).

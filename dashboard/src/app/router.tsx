@@ -56,6 +56,10 @@ const webhooks = screen(() => import('../features/webhooks/routes/WebhooksRoute'
 const webhook = screen(() => import('../features/webhooks/routes/WebhookRoute'), 'WebhookRoute');
 const settings = screen(() => import('../features/settings/routes/SettingsRoute'), 'SettingsRoute');
 const activity = screen(() => import('../features/activity/routes/ActivityRoute'), 'ActivityRoute');
+const acceptInvitation = screen(
+  () => import('../features/users/routes/AcceptInvitationRoute'),
+  'AcceptInvitationRoute',
+);
 
 const withErrorBoundary = (routes: RouteObject[]): RouteObject[] =>
   routes.map((r) => ({ ...r, errorElement: <RouteError /> }));
@@ -70,6 +74,9 @@ export const createRouter = () =>
           { index: true, element: <HomeRoute />, errorElement: <RouteError /> },
           { path: 'projects/new', element: <CreateProjectRoute />, errorElement: <RouteError /> },
           { path: 'set-password', element: null },
+          // An invitation is accepted by a session of the invited account: signed out, the sign-in shows
+          // here first (above), keeping the address and its #token.
+          { path: 'invitations/accept', element: acceptInvitation, errorElement: <RouteError /> },
           {
             path: 'p/:projectId',
             // One error boundary per screen: a render error shows RouteError in the shell, not a blank page.

@@ -69,9 +69,10 @@ export interface SessionHooks {
 const REFRESH = '/v1/auth/refresh';
 /**
  * Calls whose 401 is about what they carry, not the session: a wrong current password (`invalid_credentials`)
- * or a used or expired set-password link. The session is still good, so the sign-in must not come back.
+ * or a used or expired set-password link or invitation. The session is still good, so the sign-in must not
+ * come back.
  */
-const OWN_401 = new Set(['/v1/auth/password', '/v1/auth/set-password']);
+const OWN_401 = new Set(['/v1/auth/password', '/v1/auth/set-password', '/v1/invitations/accept']);
 
 /** The responses whose 401 ended the session (so `unwrap` marks its ApiError `sessionEnded`). */
 const ended = new WeakSet<Response>();

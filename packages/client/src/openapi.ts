@@ -256,7 +256,7 @@ export type paths = {
         put?: never;
         /**
          * Set a password with a set-password link
-         * @description No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours), unknown, or issued before its account joined another project is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403.
+         * @description No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours) or unknown is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403. A link is not voided because its account was invited to, or joined, another project since (contract §23). Rate limited as sign-in is: each refusal counts as a failed attempt of the client address (10 in 15 minutes for this route, 100 of every kind), then 429 with Retry-After.
          */
         post: operations["setPassword"];
         delete?: never;
@@ -495,6 +495,26 @@ export type paths = {
         get: operations["getEntry"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation to a project
+         * @description A session of the invited account sends the `invitationToken` an admin handed over (from POST /v1/users for an email that already had an account): the pending invitation becomes a membership with its role, the token is consumed, and the answer names the project. A token that is unknown, used, canceled or expired (72 hours) is 401 `unauthorized` ("This invitation is unknown, already used, canceled or expired. …"); a token that invites another account is 403 (the invitation stays, for its own account). Rate limited as sign-in is: each refusal counts as a failed attempt of the client address (10 in 15 minutes for this route, 100 of every kind), then 429 with Retry-After. Activity: `user.invitation_accepted`, the account as actor.
+         */
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -909,12 +929,15 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the members of the project */
+        /**
+         * List the members of the project and its pending invitations
+         * @description Members (`status: "active"`) as they joined, then pending invitations of existing accounts (`status: "invited"`, with `invitationExpiresAt`; `name` is empty until the account accepts), oldest first. An invited account has no access to the project until it accepts.
+         */
         get: operations["listUsers"];
         put?: never;
         /**
          * Add a user to the project
-         * @description An email that already has an account adds a membership (its password is left alone, and no set-password link is ever issued for it). A new account takes `password`, or, without one, is created unable to sign in and the answer carries `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours): the invitee sets a password with POST /v1/auth/set-password. The link is void if the account joins another project before it is used. Activity: `user.added`, and `user.password_reset_issued` when a link was issued (never with the token).
+         * @description A new email: the account is created and added (`status: "active"`). With `password`, it signs in with it; without one, it cannot sign in and the answer carries `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours): the invitee sets a password with POST /v1/auth/set-password. An email that already has an account is not added (contract §23): the answer is a pending invitation (`status: "invited"`, which gives no access at all) with `invitationToken` (`cms_inv_…`, shown once, stored hashed) and `invitationExpiresAt` (72 hours); the account joins when a session of that very account sends the token to POST /v1/invitations/accept. Its password, and any `password` or `name` sent, are left alone. Inviting a pending account again replaces its invitation (a new token, the new role). Which of the two pairs comes back tells the admin whether the email had an account, as the contract's shapes imply; nothing else does (the name of an invited account is not shown). Cancel a pending invitation with DELETE /v1/users/:id. Activity: `user.added` (and `user.password_reset_issued` when a set-password link was issued), or `user.invited`; never with a token.
          */
         post: operations["createUser"];
         delete?: never;
@@ -933,11 +956,17 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member from the project */
+        /**
+         * Remove a member from the project, or cancel a pending invitation
+         * @description The id is the account id. A member loses access at once (their preview tokens end). A pending invitation is canceled: its token stops working (activity `user.invitation_canceled`).
+         */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        /** Change a member's name or role */
+        /**
+         * Change a member's name or role
+         * @description A pending invitation is 409: invite the email again to change its role (a new token replaces the old one).
+         */
         patch: operations["patchUser"];
         trace?: never;
     };
@@ -952,7 +981,7 @@ export type paths = {
         put?: never;
         /**
          * Issue a set-password link for a member
-         * @description A project admin's session. Answers `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours) for a member of the project, to hand over: POST /v1/auth/set-password with it sets the account's password and ends its sessions. Issuing ends none of them, and voids the account's older link. Only an admin of every project the account belongs to may issue one (403 otherwise: an admin of one site cannot take over an account that also belongs to another); the right is checked again when the link is used. Activity: `user.password_reset_issued` in every project of the account, never with the token.
+         * @description A project admin's session. Answers `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours) for a member of the project, to hand over: POST /v1/auth/set-password with it sets the account's password and ends its sessions. Issuing ends none of them, and voids the account's older link. Only an admin of every project the account belongs to may issue one (403 otherwise: an admin of one site cannot take over an account that also belongs to another); the right is checked again when the link is used. Never for the caller's own account: 403 (change one's own password with POST /v1/auth/password, which asks for the current one). A pending invitee is not a member: 404. Activity: `user.password_reset_issued` in every project of the account, never with the token.
          */
         post: operations["issuePasswordReset"];
         delete?: never;
@@ -1110,6 +1139,24 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
+        /** AcceptInvitationBody */
+        AcceptInvitationBody: {
+            /** @description The `invitationToken` an admin handed over (`cms_inv_…`). */
+            token: string;
+        };
+        /**
+         * AcceptedInvitation
+         * @description The project the account joined, and its role there.
+         * @example {
+         *       "projectId": "prj_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "role": "editor"
+         *     }
+         */
+        AcceptedInvitation: {
+            projectId: string;
+            /** @example editor */
+            role: "admin" | "editor";
+        };
         /**
          * ActivityRecord
          * @example {
@@ -1141,7 +1188,7 @@ export type components = {
              * @description What was done (contract §8).
              * @enum {string}
              */
-            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled" | "preview_tokens.revoked";
+            action: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "user.invited" | "user.invitation_accepted" | "user.invitation_canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled" | "preview_tokens.revoked";
             target: {
                 /** @description `project`, `user`, `apiKey`, `webhook`, `page`, `entry`, `object`, `media` or `schedule`. */
                 type: string;
@@ -1365,7 +1412,7 @@ export type components = {
         };
         /**
          * CreateUserBody
-         * @description An email that already has an account is added to the project; its password is left as it is. Without `password`, a new account is created without one and the answer carries a set-password link to hand over.
+         * @description A new email: its account is created and added to the project; without `password` it is created without one and the answer carries a set-password link to hand over. An email that already has an account is only invited (its password, and any `password` or `name` sent, are left alone): the answer carries an invitation token to hand over, which that account accepts.
          */
         CreateUserBody: {
             /**
@@ -1461,24 +1508,43 @@ export type components = {
         };
         /**
          * CreatedUser
-         * @description The member; with `setPasswordToken` and `setPasswordExpiresAt` only when a new account was created without a password.
+         * @description The member (`status: "active"`), with `setPasswordToken` and `setPasswordExpiresAt` when a new account was created without a password; or, for an email that already has an account, the pending invitation (`status: "invited"`) with `invitationToken` and `invitationExpiresAt`.
          * @example {
          *       "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
          *       "email": "grace@example.com",
          *       "name": "Grace Hopper",
          *       "role": "editor",
+         *       "status": "active",
          *       "createdAt": "2026-11-21T09:30:00.000Z",
          *       "setPasswordToken": "cms_sp_kq3Xw9…43 characters…",
          *       "setPasswordExpiresAt": "2026-11-24T09:30:00.000Z"
+         *     }
+         * @example {
+         *       "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "email": "grace@example.com",
+         *       "name": "",
+         *       "role": "editor",
+         *       "status": "invited",
+         *       "createdAt": "2026-11-21T09:30:00.000Z",
+         *       "invitationToken": "cms_inv_Zp0Rk2…43 characters…",
+         *       "invitationExpiresAt": "2026-11-24T09:30:00.000Z"
          *     }
          */
         CreatedUser: {
             /** @example usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2 */
             id: string;
             email: string;
+            /** @description The account's name; '' for a pending invitation (shown once the account accepts). */
             name: string;
             /** @example editor */
             role: "admin" | "editor";
+            /** @description `active`: a member. `invited`: an existing account invited and not yet accepted, which has no access to the project at all (contract §23). */
+            status: "active" | "invited";
+            /**
+             * Format: date-time
+             * @description 72 hours after the invitation was issued; past it, the token no longer works.
+             */
+            invitationExpiresAt?: string;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -1491,6 +1557,8 @@ export type components = {
              * @description 72 hours after it was issued.
              */
             setPasswordExpiresAt?: string;
+            /** @description Shown once: hand it to the invited person, who signs in with that account and sends it to POST /v1/invitations/accept (the dashboard builds a link from it). Only its hash is stored. */
+            invitationToken?: string;
         };
         /** DateField */
         DateField: {
@@ -3059,21 +3127,40 @@ export type components = {
         };
         /**
          * User
+         * @description A member of the project, or (`status: "invited"`, with `invitationExpiresAt`) a pending invitation; `id` is the account id either way.
          * @example {
          *       "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
          *       "email": "grace@example.com",
          *       "name": "Grace Hopper",
          *       "role": "editor",
+         *       "status": "active",
          *       "createdAt": "2026-11-21T09:30:00.000Z"
+         *     }
+         * @example {
+         *       "id": "usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2",
+         *       "email": "grace@example.com",
+         *       "name": "",
+         *       "role": "editor",
+         *       "status": "invited",
+         *       "createdAt": "2026-11-21T09:30:00.000Z",
+         *       "invitationExpiresAt": "2026-11-24T09:30:00.000Z"
          *     }
          */
         User: {
             /** @example usr_01JD3ZK4Q7M2X8V5B6N9C0R1T2 */
             id: string;
             email: string;
+            /** @description The account's name; '' for a pending invitation (shown once the account accepts). */
             name: string;
             /** @example editor */
             role: "admin" | "editor";
+            /** @description `active`: a member. `invited`: an existing account invited and not yet accepted, which has no access to the project at all (contract §23). */
+            status: "active" | "invited";
+            /**
+             * Format: date-time
+             * @description 72 hours after the invitation was issued; past it, the token no longer works.
+             */
+            invitationExpiresAt?: string;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -3485,7 +3572,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description What was done (contract §8). */
-                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled" | "preview_tokens.revoked";
+                action?: "project.created" | "project.updated" | "project.key_rotated" | "user.added" | "user.updated" | "user.removed" | "user.password_changed" | "user.password_reset_issued" | "user.invited" | "user.invitation_accepted" | "user.invitation_canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "definitions.synced" | "entry.updated" | "entry.published" | "entry.unpublished" | "entry.restored" | "entry.deleted" | "page.published" | "page.deleted" | "objects.saved" | "objects.deleted" | "media.uploaded" | "media.deleted" | "schedule.created" | "schedule.canceled" | "preview_tokens.revoked";
                 /** @description Only records about this resource. */
                 targetId?: string;
                 /** @description Only records by this user or API key (a member's id also finds the scheduled work done on their behalf). */
@@ -4706,6 +4793,23 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -6422,6 +6526,169 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "cms_inv_Zp0Rk2…43 characters…"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcceptInvitationBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AcceptedInvitation"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `invalid_json` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "invalid_json";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Body over its limit: `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };
@@ -9464,7 +9731,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description An email that already has an account is added to the project; its password is left as it is. Without `password`, a new account is created without one and the answer carries a set-password link to hand over. */
+        /** @description A new email: its account is created and added to the project; without `password` it is created without one and the answer carries a set-password link to hand over. An email that already has an account is only invited (its password, and any `password` or `name` sent, are left alone): the answer carries an invitation token to hand over, which that account accepts. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateUserBody"];

@@ -19,7 +19,7 @@ import type { PreviewTokensTable } from '../modules/preview/preview.table.js';
 import type { DeployHooksTable, ProjectsTable } from '../modules/projects/projects.table.js';
 import type { RateLimitCountsTable } from '../modules/rate-limits/rate-limits.table.js';
 import type { SchedulesTable } from '../modules/schedules/schedules.table.js';
-import type { AccountsTable, MembershipsTable } from '../modules/users/users.table.js';
+import type { AccountsTable, InvitationsTable, MembershipsTable } from '../modules/users/users.table.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/webhooks.table.js';
 import type { ActivityTable } from '../outbox/activity.table.js';
 import type { EventsTable } from '../outbox/events.table.js';
@@ -33,6 +33,7 @@ export interface Database {
   deployHooks: DeployHooksTable;
   accounts: AccountsTable;
   memberships: MembershipsTable;
+  invitations: InvitationsTable;
   sessions: SessionsTable;
   setPasswordTokens: SetPasswordTokensTable;
   previewTokens: PreviewTokensTable;

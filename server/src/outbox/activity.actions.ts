@@ -8,6 +8,10 @@ export const ACTIVITY_ACTIONS = [
   'user.removed',
   'user.password_changed',
   'user.password_reset_issued',
+  // Invitations of existing accounts (contract §23): issued, accepted (the account as actor), canceled.
+  'user.invited',
+  'user.invitation_accepted',
+  'user.invitation_canceled',
   'api_key.created',
   'api_key.revoked',
   'webhook.created',

@@ -64,3 +64,32 @@ export async function newMember(
   if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.data.id, email, password: PASSWORD, token: await login(app, email) };
 }
+
+/**
+ * Adds an existing account to a project as it joins now (contract §23): an admin invites its email,
+ * and the account's own session accepts the invitation's token.
+ */
+export async function joinProject(
+  app: FastifyInstance,
+  adminToken: string,
+  projectId: string,
+  account: { email: string; token: string },
+  role: 'admin' | 'editor' = 'editor',
+): Promise<void> {
+  const invited = await call(app, {
+    method: 'POST',
+    url: '/v1/users',
+    headers: { ...bearer(adminToken), 'x-cms-project-id': projectId },
+    payload: { email: account.email, role },
+  });
+  if (invited.status !== 201 || !invited.body.data.invitationToken)
+    throw new Error(`invitation failed: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const accepted = await call(app, {
+    method: 'POST',
+    url: '/v1/invitations/accept',
+    headers: bearer(account.token),
+    payload: { token: invited.body.data.invitationToken },
+  });
+  if (accepted.status !== 200)
+    throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+}

@@ -25,6 +25,7 @@ type Document = {
  * them, so the list is pinned here. Add new operations to it; never rename one.
  */
 const OPERATION_IDS = [
+  'acceptInvitation',
   'bulkPublishPage',
   'cancelSchedule',
   'changePassword',

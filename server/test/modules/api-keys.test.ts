@@ -4,7 +4,16 @@ import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { sha256Hex } from '../../src/shared/secrets.js';
 import { describeEachDb } from '../helpers/app.js';
-import { bearer, call, login, newMember, newProject, PASSWORD, uniqueEmail } from '../helpers/factories.js';
+import {
+  bearer,
+  call,
+  joinProject,
+  login,
+  newMember,
+  newProject,
+  PASSWORD,
+  uniqueEmail,
+} from '../helpers/factories.js';
 import { waitFor } from '../helpers/hooks.js';
 
 describeEachDb('secret API keys', (ctx) => {
@@ -40,13 +49,7 @@ describeEachDb('secret API keys', (ctx) => {
     ada.token = await login(ctx.app, ada.email);
     bob = await newProject(ctx.app, 'Site three');
     p3 = bob.project.id;
-    const res = await call(ctx.app, {
-      method: 'POST',
-      url: '/v1/users',
-      headers: { ...bearer(bob.admin.token), 'x-cms-project-id': p3 },
-      payload: { email: ada.email, role: 'editor', password: PASSWORD },
-    });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
+    await joinProject(ctx.app, bob.admin.token, p3, ada, 'editor');
   });
 
   it('creates a key shown once, stored only as a SHA-256 with a display prefix', async () => {

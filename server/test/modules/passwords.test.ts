@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { describeEachDb } from '../helpers/app.js';
 import { newSite, pageUrl, sync } from '../helpers/content.js';
 import { envelopeProblem } from '../helpers/envelope.js';
-import { bearer, call, login, newMember, newProject, PASSWORD } from '../helpers/factories.js';
+import { bearer, call, joinProject, login, newMember, newProject, PASSWORD } from '../helpers/factories.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 
@@ -35,13 +35,7 @@ describeEachDb('changing one’s password (POST /v1/auth/password)', (ctx) => {
     const one = await newProject(ctx.app, 'One');
     const two = await newProject(ctx.app, 'Two');
     const member = await newMember(ctx.app, one.admin.token, one.project.id, 'editor');
-    const added = await call(ctx.app, {
-      method: 'POST',
-      url: '/v1/users',
-      headers: { ...bearer(two.admin.token), 'x-cms-project-id': two.project.id },
-      payload: { email: member.email, role: 'admin', password: 'ignored for an existing account' },
-    });
-    assert.equal(added.status, 201);
+    await joinProject(ctx.app, two.admin.token, two.project.id, member, 'admin');
     const otherSession = await login(ctx.app, member.email);
 
     const res = await change(member.token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });

@@ -8,7 +8,7 @@ import { endPreviewTokensOf } from '../../src/modules/preview/preview.service.js
 import { sha256Hex } from '../../src/shared/secrets.js';
 import { describeEachDb } from '../helpers/app.js';
 import { heroEntry, newSite, pageUrl, patchEntry, type Site } from '../helpers/content.js';
-import { bearer, call } from '../helpers/factories.js';
+import { bearer, call, joinProject } from '../helpers/factories.js';
 
 describeEachDb('preview tokens', (ctx) => {
   let base = '';
@@ -382,13 +382,7 @@ describeEachDb('preview tokens', (ctx) => {
     const token = await tokenOf(site);
     // The same editor, a member of a second project too.
     const other = await newSite(ctx.app);
-    const added = await call(ctx.app, {
-      method: 'POST',
-      url: '/v1/users',
-      headers: { ...bearer(other.admin.token), 'x-cms-project-id': other.project.id },
-      payload: { email: site.editor.email, role: 'editor', password: site.editor.password },
-    });
-    assert.equal(added.status, 201, JSON.stringify(added.body));
+    await joinProject(ctx.app, other.admin.token, other.project.id, site.editor, 'editor');
     const there = await createToken(other, {}, { ...other.key, ...bearer(site.editor.token) });
     assert.equal(there.status, 201);
     const bystander = await tokenOf(other); // another member's, untouched

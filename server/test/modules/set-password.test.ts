@@ -4,7 +4,15 @@ import { it } from 'node:test';
 import { sql } from 'kysely';
 import { describeEachDb } from '../helpers/app.js';
 import { envelopeProblem } from '../helpers/envelope.js';
-import { bearer, call, login, newMember, newProject, uniqueEmail } from '../helpers/factories.js';
+import {
+  bearer,
+  call,
+  joinProject,
+  login,
+  newMember,
+  newProject,
+  uniqueEmail,
+} from '../helpers/factories.js';
 
 const lines: string[] = [];
 const logStream = new Writable({
@@ -32,8 +40,13 @@ describeEachDb(
         url: `/v1/users/${userId}/password-reset`,
         headers: asAdmin(token, projectId),
       });
-    const setPassword = (token: string, password = CHOSEN) =>
-      call(ctx.app, { method: 'POST', url: '/v1/auth/set-password', payload: { token, password } });
+    const setPassword = (token: string, password = CHOSEN, remoteAddress = '127.0.0.1') =>
+      call(ctx.app, {
+        method: 'POST',
+        url: '/v1/auth/set-password',
+        payload: { token, password },
+        remoteAddress,
+      });
     const signIn = (email: string, password: string) =>
       call(ctx.app, { method: 'POST', url: '/v1/auth/login', payload: { email, password } });
     const me = (token: string) =>
@@ -84,6 +97,7 @@ describeEachDb(
       assert.equal(res.status, 201, JSON.stringify(res.body));
       assert.equal(res.body.data.setPasswordToken, undefined);
       assert.equal(res.body.data.setPasswordExpiresAt, undefined);
+      assert.equal(res.body.data.status, 'invited'); // an invitation instead (contract §23)
       await login(ctx.app, member.email); // its password is untouched
       const withPassword = await invite(one.admin.token, one.project.id, {
         email: uniqueEmail(),
@@ -120,10 +134,7 @@ describeEachDb(
       const one = await newProject(ctx.app, 'One');
       const two = await newProject(ctx.app, 'Two');
       const shared = await newMember(ctx.app, one.admin.token, one.project.id, 'editor');
-      assert.equal(
-        (await invite(two.admin.token, two.project.id, { email: shared.email, role: 'editor' })).status,
-        201,
-      );
+      await joinProject(ctx.app, two.admin.token, two.project.id, shared, 'editor');
 
       for (const [token, projectId] of [
         [one.admin.token, one.project.id],
@@ -135,10 +146,7 @@ describeEachDb(
         inEnvelope(refused);
       }
       // One's admin joins Two as an admin: now they administer every project of the account.
-      assert.equal(
-        (await invite(two.admin.token, two.project.id, { email: one.admin.email, role: 'admin' })).status,
-        201,
-      );
+      await joinProject(ctx.app, two.admin.token, two.project.id, one.admin, 'admin');
       assert.equal((await reset(one.admin.token, one.project.id, shared.id)).status, 200);
     });
 
@@ -156,17 +164,74 @@ describeEachDb(
       assert.equal(unknown.status, 404);
     });
 
-    it('a link is void once its account joins another project after it was issued', async () => {
-      const one = await newProject(ctx.app, 'One');
-      const two = await newProject(ctx.app, 'Two');
-      const email = uniqueEmail('invitee');
-      const invited = await invite(one.admin.token, one.project.id, { email, role: 'editor' });
+    it("another project's invitation of the email voids nothing: the invitee's link works and the admin's reset is 200 (issue 42, item 5)", async () => {
+      const real = await newProject(ctx.app, 'Real');
+      const stranger = await newProject(ctx.app, 'Stranger');
+      const email = uniqueEmail('newhire');
+      const invited = await invite(real.admin.token, real.project.id, { email, role: 'editor' });
       assert.equal(invited.status, 201);
-      assert.equal((await invite(two.admin.token, two.project.id, { email, role: 'admin' })).status, 201);
+      // The stranger adds the same email to their own project: only a pending invitation now.
+      const meddled = await invite(stranger.admin.token, stranger.project.id, { email, role: 'admin' });
+      assert.equal(meddled.status, 201, JSON.stringify(meddled.body));
+      assert.equal(meddled.body.data.status, 'invited');
+      // The real admin may still reset (the pending invitation is not a project of the account)...
+      const reissued = await reset(real.admin.token, real.project.id, invited.body.data.id);
+      assert.equal(reissued.status, 200, JSON.stringify(reissued.body));
+      // ...and the link, issued before the stranger's invitation, works.
+      const res = await setPassword(reissued.body.data.setPasswordToken);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(
+        res.body.data.user.projects.map((p: { id: string }) => p.id),
+        [real.project.id],
+      );
+      await login(ctx.app, email, CHOSEN);
+    });
+
+    it('the first link also survives another project inviting the email', async () => {
+      const real = await newProject(ctx.app, 'Real');
+      const stranger = await newProject(ctx.app, 'Stranger');
+      const email = uniqueEmail('newhire');
+      const invited = await invite(real.admin.token, real.project.id, { email, role: 'editor' });
+      assert.equal(
+        (await invite(stranger.admin.token, stranger.project.id, { email, role: 'admin' })).status,
+        201,
+      );
       const res = await setPassword(invited.body.data.setPasswordToken);
-      assert.equal(res.status, 401);
-      assert.equal(res.body.error.code, 'unauthorized');
-      assert.equal((await signIn(email, CHOSEN)).status, 401);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    });
+
+    it("an admin cannot issue a link for their own account (403): one's own password only with the current one (issue 42, item 6)", async () => {
+      const { project, admin } = await newProject(ctx.app);
+      await newMember(ctx.app, admin.token, project.id, 'admin'); // not the last admin: no other rule refuses
+      const own = await reset(admin.token, project.id, admin.id);
+      assert.equal(own.status, 403, JSON.stringify(own.body));
+      assert.equal(own.body.error.code, 'forbidden');
+      assert.match(own.body.error.message, /POST \/v1\/auth\/password/);
+      inEnvelope(own);
+      const stored = await ctx.db
+        .selectFrom('setPasswordTokens')
+        .select('tokenHash')
+        .where('accountId', '=', admin.id)
+        .execute();
+      assert.equal(stored.length, 0, 'no link was issued');
+      await login(ctx.app, admin.email);
+    });
+
+    it('set-password is rate limited as sign-in is: after 10 refused uses from one address, 429 with Retry-After', async () => {
+      const { project, admin } = await newProject(ctx.app);
+      const invited = await invite(admin.token, project.id, { email: uniqueEmail(), role: 'editor' });
+      const address = '203.0.113.42'; // its own client address: the other tests' failures do not count
+      for (let i = 0; i < 10; i++) {
+        const res = await setPassword(`cms_sp_guess-${i}`, CHOSEN, address);
+        assert.equal(res.status, 401, `guess ${i}`);
+      }
+      const limited = await setPassword(invited.body.data.setPasswordToken, CHOSEN, address);
+      assert.equal(limited.status, 429, JSON.stringify(limited.body));
+      assert.equal(limited.body.error.code, 'rate_limited');
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+      inEnvelope(limited);
+      // Another address is not limited: the link still works there.
+      assert.equal((await setPassword(invited.body.data.setPasswordToken)).status, 200);
     });
 
     it("the issuer's right is checked again at use: a demoted issuer's link is 403 and sets nothing", async () => {

@@ -19,7 +19,15 @@ describeEachDb('users', (ctx) => {
       payload: { email, name: 'Grace', role: 'editor', password: PASSWORD },
     });
     assert.equal(created.status, 201);
-    assert.deepEqual(Object.keys(created.body.data).sort(), ['createdAt', 'email', 'id', 'name', 'role']);
+    assert.deepEqual(Object.keys(created.body.data).sort(), [
+      'createdAt',
+      'email',
+      'id',
+      'name',
+      'role',
+      'status',
+    ]);
+    assert.equal(created.body.data.status, 'active');
     assert.equal(created.body.data.role, 'editor');
 
     const editorToken = await login(ctx.app, email);
@@ -63,6 +71,7 @@ describeEachDb('users', (ctx) => {
     });
     assert.equal(cross.status, 201);
     assert.equal(cross.body.data.id, a.admin.id);
+    assert.equal(cross.body.data.status, 'invited'); // contract §23: pending until the account accepts
     await login(ctx.app, a.admin.email, PASSWORD); // the original password still works
   });
 

@@ -18,6 +18,7 @@ import * as m0018 from './0018_schedule_problems.js';
 import * as m0019 from './0019_content_pages.js';
 import * as m0020 from './0020_locales.js';
 import * as m0021 from './0021_deploy_locales.js';
+import * as m0022 from './0022_invitations.js';
 
 /**
  * Every migration, in order. An explicit list (not a folder scan) so the same set runs from
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019_content_pages': m0019,
   '0020_locales': m0020,
   '0021_deploy_locales': m0021,
+  '0022_invitations': m0022,
 };

@@ -81,7 +81,7 @@ export const authRoutes =
           operationId: 'setPassword',
           summary: 'Set a password with a set-password link',
           description:
-            "No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours), unknown, or issued before its account joined another project is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403.",
+            "No credential: the link's `token` (from `POST /v1/users` without a password, or `POST /v1/users/:id/password-reset`) is the proof. Sets the account's password, ends every session of the account, consumes the token, and answers as login does (a new session). A token used before, expired (72 hours) or unknown is 401 `unauthorized`; a token whose issuer no longer administers every project of the account is 403. A link is not voided because its account was invited to, or joined, another project since (contract §23). Rate limited as sign-in is: each refusal counts as a failed attempt of the client address (10 in 15 minutes for this route, 100 of every kind), then 429 with Retry-After.",
           body: SetPasswordBody,
           response: {
             200: Envelope(LoginResponse),
@@ -91,11 +91,12 @@ export const authRoutes =
                 'This set-password link is unknown, already used or expired. Ask an admin for a new one.',
               ),
               forbidden(`${NOT_EVERY_PROJECT} Whoever issued this one no longer does: ask for a new link.`),
+              rateLimited(900, 'Too many failed sign-in attempts. Try again later.'),
             ),
           },
         },
       },
-      async (request) => ({ data: await auth.setPassword(request.body), error: null }),
+      async (request) => ({ data: await auth.setPassword(request.body, request.ip), error: null }),
     );
 
     app.post(

@@ -9,7 +9,7 @@ import * as projects from '../projects/index.js';
 import * as users from '../users/index.js';
 import * as repo from './auth.repository.js';
 import type { LoginLimiter } from './login-limit.js';
-import { consumeSetPasswordLink, usableSetPasswordLink } from './set-password.js';
+import { consumeSetPasswordLink, SET_PASSWORD_LIMIT_KEY, usableSetPasswordLink } from './set-password.js';
 
 export interface Me {
   id: string;
@@ -150,23 +150,32 @@ export function createAuthService(
      * A set-password link used (contract §15): sets the password, ends every session of the account,
      * consumes the link and signs in, answering as login does. The link is checked before the slow
      * hash (an unknown token costs one indexed read) and again in the transaction that consumes it.
+     * Each use goes through the login limiter under the key `set-password`.
      */
-    async setPassword(input: { token: string; password: string }) {
-      await usableSetPasswordLink(db, input.token, isoNow());
-      const passwordHash = await hashPassword(input.password);
-      const accountId = await db.transaction().execute(async (trx) => {
-        const link = await usableSetPasswordLink(trx, input.token, isoNow());
-        await consumeSetPasswordLink(trx, link);
-        const account = await users.findAccountById(trx, link.accountId);
-        if (!account) throw notFound('Account');
-        await replacePassword(trx, account, passwordHash, 'set their password with a set-password link');
-        return account.id;
-      });
+    async setPassword(input: { token: string; password: string }, ip: string) {
+      // Rate limited as a sign-in is (contract §23): reserved first, a refusal stands as a failure.
+      await limiter.reserve(ip, SET_PASSWORD_LIMIT_KEY);
+      let accountId: string;
+      try {
+        await usableSetPasswordLink(db, input.token, isoNow());
+        const passwordHash = await hashPassword(input.password);
+        accountId = await db.transaction().execute(async (trx) => {
+          const link = await usableSetPasswordLink(trx, input.token, isoNow());
+          await consumeSetPasswordLink(trx, link);
+          const account = await users.findAccountById(trx, link.accountId);
+          if (!account) throw notFound('Account');
+          await replacePassword(trx, account, passwordHash, 'set their password with a set-password link');
+          return account.id;
+        });
+      } catch (err) {
+        await limiter.fail();
+        throw err;
+      }
+      await limiter.succeed(ip, SET_PASSWORD_LIMIT_KEY);
       await hooks.onPasswordChanged(accountId);
       const session = await issue(accountId);
       return { user: await me(accountId), ...session };
     },
-
     async logout(session: SessionPrincipal): Promise<void> {
       await repo.deleteSession(db, session.tokenHash);
     },

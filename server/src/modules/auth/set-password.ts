@@ -7,6 +7,9 @@ import { NOT_EVERY_PROJECT } from '../users/index.js';
 import * as repo from './auth.repository.js';
 import type { SetPasswordTokensTable } from './auth.table.js';
 
+/** The login limiter's key for set-password uses: one per route (no account is known before the link). */
+export const SET_PASSWORD_LIMIT_KEY = 'set-password';
+
 /**
  * Set-password links (contract §15, §17): an admin hands one to a new member instead of a password
  * (an invitation), or to a member who lost theirs (a reset). The token is shown once; only its
@@ -45,9 +48,12 @@ export async function issueSetPasswordLink(
 const VOID_LINK = 'This set-password link is unknown, already used or expired. Ask an admin for a new one.';
 
 /**
- * The stored link a token names, if it may still be used: 401 when it is unknown, expired, or void
- * because its account gained a membership after it was issued (the new project's admins did not
- * issue it); 403 when its issuer no longer administers every project of the account.
+ * The stored link a token names, if it may still be used: 401 when it is unknown or expired; 403 when
+ * its issuer no longer administers every project of the account (an account that joined another
+ * project since, by accepting an invitation there, is no longer the issuer's alone). A link is no
+ * longer void merely because its account gained a membership after it was issued (contract §23
+ * withdraws that rule of §17: any admin could add an email to their own project and so void the
+ * invitation another project had sent it); memberships now come only from the account's own accept.
  */
 export async function usableSetPasswordLink(
   db: DbOrTx,
@@ -56,7 +62,6 @@ export async function usableSetPasswordLink(
 ): Promise<SetPasswordTokensTable> {
   const link = await repo.findSetPasswordToken(db, sha256Hex(token));
   if (!link || link.expiresAt <= now) throw unauthorized(VOID_LINK);
-  if (await users.gainedMembershipSince(db, link.accountId, link.createdAt)) throw unauthorized(VOID_LINK);
   if (!(await users.administersEveryProjectOf(db, link.issuedBy, link.accountId))) {
     throw forbidden(`${NOT_EVERY_PROJECT} Whoever issued this one no longer does: ask for a new link.`);
   }

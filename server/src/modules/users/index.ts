@@ -1,14 +1,21 @@
 /**
- * Accounts and memberships: owns `accounts` and `memberships`. Lends the subqueries other modules
- * join in their own statements (membershipsView, accountsView) and the account writes of a sign-up.
+ * Accounts, memberships and invitations: owns `accounts`, `memberships` and `invitations`. Lends the
+ * subqueries other modules join in their own statements (membershipsView, accountsView) and the account
+ * writes of a sign-up. `memberships` holds active members only: an invitation grants nothing.
  */
+
+export { invitationsRoutes } from './invitations.routes.js';
+export {
+  type AttemptLimiter,
+  createInvitationsService,
+  type InvitationsService,
+} from './invitations.service.js';
 export {
   accountsView,
   administersEveryProjectOf,
   adminProjectIds,
   findAccountByEmail,
   findAccountById,
-  gainedMembershipSince,
   insertAccount,
   insertMembership,
   membershipsView,

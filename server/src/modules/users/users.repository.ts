@@ -193,15 +193,3 @@ export async function administersEveryProjectOf(
     .executeTakeFirstOrThrow();
   return Number(row.all) > 0 && Number(row.outside ?? 0) === 0;
 }
-
-/** Whether the account became a member of some project after `since` (an ISO time). */
-export async function gainedMembershipSince(db: DbOrTx, accountId: string, since: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('memberships')
-    .select('projectId')
-    .where('accountId', '=', accountId)
-    .where('createdAt', '>', since)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -13,7 +13,7 @@ import {
   User,
   UserParams,
 } from './users.schemas.js';
-import { NOT_EVERY_PROJECT, type UsersService } from './users.service.js';
+import { INVITED_NOT_MEMBER, NOT_EVERY_PROJECT, OWN_PASSWORD, type UsersService } from './users.service.js';
 
 const tags = ['Users'];
 const LAST_ADMIN = conflict('A project needs at least one admin; promote another member first.');
@@ -28,7 +28,9 @@ export const usersRoutes =
         schema: {
           tags,
           operationId: 'listUsers',
-          summary: 'List the members of the project',
+          summary: 'List the members of the project and its pending invitations',
+          description:
+            'Members (`status: "active"`) as they joined, then pending invitations of existing accounts (`status: "invited"`, with `invitationExpiresAt`; `name` is empty until the account accepts), oldest first. An invited account has no access to the project until it accepts.',
           response: { 200: Envelope(Type.Array(User)), ...errors() },
         },
       },
@@ -44,7 +46,7 @@ export const usersRoutes =
           operationId: 'createUser',
           summary: 'Add a user to the project',
           description:
-            'An email that already has an account adds a membership (its password is left alone, and no set-password link is ever issued for it). A new account takes `password`, or, without one, is created unable to sign in and the answer carries `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours): the invitee sets a password with POST /v1/auth/set-password. The link is void if the account joins another project before it is used. Activity: `user.added`, and `user.password_reset_issued` when a link was issued (never with the token).',
+            'A new email: the account is created and added (`status: "active"`). With `password`, it signs in with it; without one, it cannot sign in and the answer carries `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours): the invitee sets a password with POST /v1/auth/set-password. An email that already has an account is not added (contract §23): the answer is a pending invitation (`status: "invited"`, which gives no access at all) with `invitationToken` (`cms_inv_…`, shown once, stored hashed) and `invitationExpiresAt` (72 hours); the account joins when a session of that very account sends the token to POST /v1/invitations/accept. Its password, and any `password` or `name` sent, are left alone. Inviting a pending account again replaces its invitation (a new token, the new role). Which of the two pairs comes back tells the admin whether the email had an account, as the contract\'s shapes imply; nothing else does (the name of an invited account is not shown). Cancel a pending invitation with DELETE /v1/users/:id. Activity: `user.added` (and `user.password_reset_issued` when a set-password link was issued), or `user.invited`; never with a token.',
           body: CreateUserBody,
           response: {
             201: Envelope(CreatedUser),
@@ -67,11 +69,11 @@ export const usersRoutes =
           operationId: 'issuePasswordReset',
           summary: 'Issue a set-password link for a member',
           description:
-            "A project admin's session. Answers `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours) for a member of the project, to hand over: POST /v1/auth/set-password with it sets the account's password and ends its sessions. Issuing ends none of them, and voids the account's older link. Only an admin of every project the account belongs to may issue one (403 otherwise: an admin of one site cannot take over an account that also belongs to another); the right is checked again when the link is used. Activity: `user.password_reset_issued` in every project of the account, never with the token.",
+            "A project admin's session. Answers `setPasswordToken` (`cms_sp_…`, shown once) and `setPasswordExpiresAt` (72 hours) for a member of the project, to hand over: POST /v1/auth/set-password with it sets the account's password and ends its sessions. Issuing ends none of them, and voids the account's older link. Only an admin of every project the account belongs to may issue one (403 otherwise: an admin of one site cannot take over an account that also belongs to another); the right is checked again when the link is used. Never for the caller's own account: 403 (change one's own password with POST /v1/auth/password, which asks for the current one). A pending invitee is not a member: 404. Activity: `user.password_reset_issued` in every project of the account, never with the token.",
           params: UserParams,
           response: {
             200: Envelope(SetPasswordLink),
-            ...errors(400, forbidden(NOT_EVERY_PROJECT), notFound('User')),
+            ...errors(400, forbidden(NOT_EVERY_PROJECT), forbidden(OWN_PASSWORD), notFound('User')),
           },
         },
       },
@@ -89,9 +91,14 @@ export const usersRoutes =
           tags,
           operationId: 'patchUser',
           summary: "Change a member's name or role",
+          description:
+            'A pending invitation is 409: invite the email again to change its role (a new token replaces the old one).',
           params: UserParams,
           body: UpdateUserBody,
-          response: { 200: Envelope(User), ...errors(400, notFound('User'), LAST_ADMIN) },
+          response: {
+            200: Envelope(User),
+            ...errors(400, notFound('User'), LAST_ADMIN, conflict(INVITED_NOT_MEMBER)),
+          },
         },
       },
       async (request) => ({
@@ -107,7 +114,9 @@ export const usersRoutes =
         schema: {
           tags,
           operationId: 'deleteUser',
-          summary: 'Remove a member from the project',
+          summary: 'Remove a member from the project, or cancel a pending invitation',
+          description:
+            'The id is the account id. A member loses access at once (their preview tokens end). A pending invitation is canceled: its token stops working (activity `user.invitation_canceled`).',
           params: UserParams,
           response: { 200: Deleted, ...errors(400, notFound('User'), LAST_ADMIN) },
         },

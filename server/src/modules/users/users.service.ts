@@ -8,10 +8,32 @@ import { newId } from '../../shared/ids.js';
 import { hashPassword, normalizeEmail } from '../../shared/passwords.js';
 import type { UserActor } from '../../shared/principals.js';
 import { isoAt, isoNow } from '../../shared/time.js';
+import * as invitations from './invitations.repository.js';
+import { type InvitationLink, issueInvitation } from './invitations.service.js';
 import * as repo from './users.repository.js';
 import type { Role } from './users.table.js';
 
-export type User = repo.MemberRow;
+/** A member of the project (`active`), or an account invited and not yet accepted (`invited`). */
+export type User =
+  | (repo.MemberRow & { status: 'active' })
+  | (repo.MemberRow & { status: 'invited'; invitationExpiresAt: string });
+
+const active = (member: repo.MemberRow): User => ({ ...member, status: 'active' });
+
+/**
+ * A pending invitation as a member row. `name` is left empty: the account's name is its owner's, and
+ * any admin can invite any email, so an invitation must not show a stranger what an account calls
+ * itself (that it exists, the answer's shape already says: see docs/api.md).
+ */
+const invited = (row: invitations.InvitedRow): User => ({
+  id: row.id,
+  email: row.email,
+  name: '',
+  role: row.role,
+  status: 'invited',
+  createdAt: row.createdAt,
+  invitationExpiresAt: row.expiresAt,
+});
 
 export interface CreateUserInput {
   email: string;
@@ -35,6 +57,14 @@ export interface SetPasswordLinks {
   /** Issues a link for the account in the caller's transaction; a newer link voids the older one. */
   issue(trx: Tx, accountId: string, issuerId: string, nowMs: number): Promise<SetPasswordLink>;
 }
+
+/** Contract §23: a session must not take over its own account without its current password. */
+export const OWN_PASSWORD =
+  'You cannot issue a set-password link for your own account: change your password with POST /v1/auth/password, which asks for the current one.';
+
+/** PATCH of an invitation: its role is the invitation's, changed by inviting again. */
+export const INVITED_NOT_MEMBER =
+  'This account is invited, not a member yet: invite the email again to change the role (a new link replaces the old one), or cancel the invitation.';
 
 /** The issuer's right over an account (contract §15), checked here at issue and by auth at use. */
 export const NOT_EVERY_PROJECT =
@@ -72,62 +102,106 @@ export function createUsersService(
 ) {
   const { recordActivity } = outbox;
   /** The last admin of a project cannot be demoted or removed: someone must be able to manage it. */
-  async function assertNotLastAdmin(trx: Db, projectId: string, member: User): Promise<void> {
+  async function assertNotLastAdmin(trx: Db, projectId: string, member: repo.MemberRow): Promise<void> {
     if (member.role === 'admin' && (await repo.countAdmins(trx, projectId)) <= 1) {
       throw conflict('A project needs at least one admin; promote another member first.');
     }
   }
 
+  /**
+   * The pending invitation of an existing account (contract §23); inviting it again replaces the
+   * pending one (new token, role and expiry). An active member is 409 as before.
+   */
+  async function invite(
+    projectId: string,
+    accountId: string,
+    email: string,
+    role: Role,
+    actor: UserActor,
+  ): Promise<User & InvitationLink> {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        if (await repo.findRole(trx, accountId, projectId))
+          throw conflict(`${email} is already a member of this project.`);
+        const nowMs = Date.now();
+        const link = await issueInvitation(trx, { projectId, accountId, role, invitedBy: actor.id, nowMs });
+        await recordActivity(trx, projectId, actor, {
+          action: 'user.invited',
+          target: { type: 'user', id: accountId },
+          summary: `${actor.email} invited ${email} as ${role}.`,
+        });
+        const row = {
+          id: accountId,
+          email,
+          role,
+          createdAt: isoAt(nowMs),
+          expiresAt: link.invitationExpiresAt,
+        };
+        return { ...invited(row), ...link } as User & InvitationLink;
+      });
+    } catch (err) {
+      // Two concurrent invitations of the same account: the loser sees the primary key.
+      throw fromConstraint(err, { unique: `${email} was just invited to this project by someone else.` });
+    }
+  }
+
+  async function cancelInvitation(trx: Tx, projectId: string, accountId: string, actor: UserActor) {
+    if ((await invitations.deleteInvitation(trx, projectId, accountId)) === 0) throw notFound('User');
+    const account = await repo.findAccountById(trx, accountId);
+    await recordActivity(trx, projectId, actor, {
+      action: 'user.invitation_canceled',
+      target: { type: 'user', id: accountId },
+      summary: `${actor.email} canceled the invitation of ${account?.email ?? accountId}.`,
+    });
+  }
+
   return {
-    list: (projectId: string): Promise<User[]> => repo.listMembers(db, projectId),
+    /** Members first (as they joined), then pending invitations (oldest first). */
+    async list(projectId: string): Promise<User[]> {
+      const members = await repo.listMembers(db, projectId);
+      const pending = await invitations.listInvitations(db, projectId);
+      pending.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+      return [...members.map(active), ...pending.map(invited)];
+    },
     roleOf: (accountId: string, projectId: string) => repo.findRole(db, accountId, projectId),
     projectIdsOf: (accountId: string) => repo.projectIdsOfAccount(db, accountId),
 
     /**
-     * Adds the email to the project, creating its account if there is none. A new account without
-     * `password` cannot sign in until it uses the set-password link in the answer (shown once); an
-     * existing account keeps its password and never gets a link here (contract §17).
+     * A new email: its account is created and added to the project; without `password` it cannot sign
+     * in until it uses the set-password link in the answer (shown once). An email that already has an
+     * account is only invited (contract §23): a pending invitation that grants nothing until that
+     * account accepts it with the token in the answer (shown once); its password is never touched.
      */
     async create(
       projectId: string,
       input: CreateUserInput,
       actor: UserActor,
-    ): Promise<User & Partial<SetPasswordLink>> {
+    ): Promise<User & Partial<SetPasswordLink & InvitationLink>> {
       const email = normalizeEmail(input.email);
       const existing = await repo.findAccountByEmail(db, email);
+      if (existing) return invite(projectId, existing.id, email, input.role, actor);
       // Hash outside the transaction: it is the slow part and needs no lock.
-      const passwordHash = existing || input.password === undefined ? '' : await hashPassword(input.password);
+      const passwordHash = input.password === undefined ? '' : await hashPassword(input.password);
       try {
         return await db.transaction().execute(async (trx) => {
           const nowMs = Date.now();
           const now = isoAt(nowMs);
-          let accountId = existing?.id;
-          let link: SetPasswordLink | undefined;
-          if (!accountId) {
-            accountId = newId('usr');
-            await repo.insertAccount(trx, {
-              id: accountId,
-              email,
-              name: input.name ?? '',
-              passwordHash,
-              now,
-            });
-          }
-          if (await repo.findRole(trx, accountId, projectId))
-            throw conflict(`${email} is already a member of this project.`);
+          const accountId = newId('usr');
+          await repo.insertAccount(trx, { id: accountId, email, name: input.name ?? '', passwordHash, now });
           await repo.insertMembership(trx, { projectId, accountId, role: input.role, now });
           await recordActivity(trx, projectId, actor, {
             action: 'user.added',
             target: { type: 'user', id: accountId },
             summary: `${actor.email} added ${email} as ${input.role}.`,
           });
-          if (!existing && passwordHash === '') {
+          let link: SetPasswordLink | undefined;
+          if (passwordHash === '') {
             // The new account's only project is this one, which the actor administers: the issuer's
-            // right holds without a query. Issued at the membership's own time, so it is not void.
+            // right holds without a query.
             link = await deps.issue(trx, accountId, actor.id, nowMs);
             await recordActivity(trx, projectId, actor, linkIssued(actor, accountId, email));
           }
-          return { ...(await repo.findMember(trx, projectId, accountId))!, ...link };
+          return { ...active((await repo.findMember(trx, projectId, accountId))!), ...link };
         });
       } catch (err) {
         // Two concurrent invitations of the same new email: the loser sees the unique index.
@@ -141,6 +215,7 @@ export function createUsersService(
      * it does), and voids the account's older link.
      */
     passwordReset(projectId: string, userId: string, actor: UserActor): Promise<SetPasswordLink> {
+      if (userId === actor.id) return Promise.reject(forbidden(OWN_PASSWORD));
       return db.transaction().execute(async (trx) => {
         const member = await repo.findMember(trx, projectId, userId);
         if (!member) throw notFound('User');
@@ -166,7 +241,10 @@ export function createUsersService(
       return transactionWithChanges(db, changes, async (trx, changed) => {
         await lockRow(trx, 'projects', projectId);
         const member = await repo.findMember(trx, projectId, userId);
-        if (!member) throw notFound('User');
+        if (!member) {
+          if (await invitations.findInvitation(trx, projectId, userId)) throw conflict(INVITED_NOT_MEMBER);
+          throw notFound('User');
+        }
         const what: string[] = [];
         if (patch.role && patch.role !== member.role) {
           if (patch.role !== 'admin') await assertNotLastAdmin(trx, projectId, member);
@@ -185,15 +263,16 @@ export function createUsersService(
             summary: `${actor.email} changed ${member.email}'s ${what.join(' and ')}.`,
           });
         }
-        return (await repo.findMember(trx, projectId, userId))!;
+        return active((await repo.findMember(trx, projectId, userId))!);
       });
     },
 
+    /** Removes a member, or cancels a pending invitation (its token stops working at once). */
     remove(projectId: string, userId: string, actor: UserActor): Promise<void> {
       return transactionWithChanges(db, changes, async (trx, changed) => {
         await lockRow(trx, 'projects', projectId);
         const member = await repo.findMember(trx, projectId, userId);
-        if (!member) throw notFound('User');
+        if (!member) return cancelInvitation(trx, projectId, userId, actor);
         await assertNotLastAdmin(trx, projectId, member);
         await repo.deleteMembership(trx, projectId, userId);
         await deps.endPreviewTokens(trx, changed, userId, projectId);

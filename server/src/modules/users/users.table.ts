@@ -21,3 +21,20 @@ export interface MembershipsTable {
 }
 
 export type AccountRow = Selectable<AccountsTable>;
+
+/**
+ * A pending invitation of an existing account (contract §23; migration 0022): it grants nothing until
+ * the account accepts it with the token, which turns it into a membership. Only the token's SHA-256 is
+ * stored. Kept apart from `memberships` so that no access query can take it for one.
+ */
+export interface InvitationsTable {
+  projectId: string;
+  accountId: string;
+  role: Role;
+  tokenHash: string;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type InvitationRow = Selectable<InvitationsTable>;

@@ -1,9 +1,10 @@
 import type { Schemas } from '@folio/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { inProject, unwrap } from '../../../lib/api';
-import { useApi } from '../../auth';
+import { useApi, useSession } from '../../auth';
 import { projectKeys } from '../../projects';
 
+/** A member (`status: 'active'`) or a pending invitation of an existing account (`'invited'`). */
 export type Member = Schemas['User'];
 export type Role = Member['role'];
 
@@ -43,10 +44,29 @@ export function useMemberWrites(projectId: string) {
       mutationFn: async (id: string) =>
         unwrap(await api.POST('/v1/users/{id}/password-reset', { params: { path: { id } }, headers })),
     }),
+    /** Removes a member, or cancels a pending invitation (the same DELETE, by account id). */
     remove: useMutation({
       mutationFn: async (id: string) =>
         unwrap(await api.DELETE('/v1/users/{id}', { params: { path: { id } }, headers })),
       onSuccess: refresh,
     }),
   };
+}
+
+/**
+ * POST /v1/invitations/accept: the signed-in account joins the project its invitation names. The
+ * account's projects are read again (the session's `me` and the project list), so the project is
+ * there to open at once.
+ */
+export function useAcceptInvitation() {
+  const api = useApi();
+  const { refreshUser } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (token: string) => {
+      const joined = unwrap(await api.POST('/v1/invitations/accept', { body: { token } }));
+      await Promise.all([refreshUser(), queryClient.invalidateQueries({ queryKey: projectKeys.list })]);
+      return joined;
+    },
+  });
 }

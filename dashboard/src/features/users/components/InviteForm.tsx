@@ -8,16 +8,26 @@ import { formatTime } from '../../../lib/format';
 import { setPasswordLink } from '../../auth';
 import type { Role } from '../api/users.api';
 import { useMemberWrites } from '../api/users.api';
+import { invitationLink } from '../lib/invitation-link';
+
+/** A link to hand over, shown once: a set-password link (a new account) or an invitation (an existing one). */
+interface HandOver {
+  kind: 'set-password' | 'invitation';
+  email: string;
+  url: string;
+  expiresAt: string;
+}
 
 /**
  * Invite: an email and a role. A new account gets a set-password link (contract §15) that the admin
  * hands over (Folio sends no email), shown once; the invitee chooses their own password with it, so no
- * admin ever types or learns it. An email that already has a Folio account is added with its own
- * password, which is left alone.
+ * admin ever types or learns it. An email that already has a Folio account is only invited (contract
+ * §23): it shows in the list as pending, with no access, until that account opens the invitation link
+ * (shown once, here) while signed in and accepts it.
  */
 export function InviteForm({ projectId }: { projectId: string }) {
   const { invite } = useMemberWrites(projectId);
-  const [link, setLink] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
+  const [link, setLink] = useState<HandOver | null>(null);
   const form = useForm({
     initialValues: { email: '', name: '', role: 'editor' as Role },
     validate: {
@@ -33,19 +43,29 @@ export function InviteForm({ projectId }: { projectId: string }) {
       },
       {
         onSuccess: (user) => {
+          const role = user.role === 'admin' ? 'an admin' : 'an editor';
           notifications.show({
-            message: `${user.email} is now ${user.role === 'admin' ? 'an admin' : 'an editor'}${
-              user.setPasswordToken ? '' : ': they sign in with the password of their existing account'
-            }`,
+            message:
+              user.status === 'invited'
+                ? `${user.email} is invited as ${role}: hand them the invitation link`
+                : `${user.email} is now ${role}`,
           });
           setLink(
-            user.setPasswordToken && user.setPasswordExpiresAt
+            user.invitationToken && user.invitationExpiresAt
               ? {
+                  kind: 'invitation',
                   email: user.email,
-                  url: setPasswordLink(user.setPasswordToken),
-                  expiresAt: user.setPasswordExpiresAt,
+                  url: invitationLink(user.invitationToken),
+                  expiresAt: user.invitationExpiresAt,
                 }
-              : null,
+              : user.setPasswordToken && user.setPasswordExpiresAt
+                ? {
+                    kind: 'set-password',
+                    email: user.email,
+                    url: setPasswordLink(user.setPasswordToken),
+                    expiresAt: user.setPasswordExpiresAt,
+                  }
+                : null,
           );
           form.reset();
         },
@@ -81,7 +101,7 @@ export function InviteForm({ projectId }: { projectId: string }) {
               Invite
             </Button>
           </Group>
-          {link && (
+          {link?.kind === 'set-password' && (
             <ShownOnce
               label={`Set-password link for ${link.email}`}
               value={link.url}
@@ -89,9 +109,18 @@ export function InviteForm({ projectId }: { projectId: string }) {
               onDone={() => setLink(null)}
             />
           )}
+          {link?.kind === 'invitation' && (
+            <ShownOnce
+              label={`Invitation link for ${link.email}`}
+              value={link.url}
+              note={`${link.email} already has a Folio account, so they are invited, not added: they have no access until they open this link signed in with that account and accept. Hand it to them yourself (Folio sends no email). It works once, until ${formatTime(link.expiresAt)}, and is shown only once.`}
+              onDone={() => setLink(null)}
+            />
+          )}
           <Text size="xs" c="dimmed">
-            A new member gets a link to choose their own password; an email that already has a Folio account
-            keeps its password. Every member signs in at this address.
+            A new member gets a link to choose their own password. An email that already has a Folio account
+            gets an invitation link instead, which that account accepts; until then it is listed as invited.
+            Every member signs in at this address.
           </Text>
         </Stack>
       </form>

@@ -13,9 +13,20 @@ import { useRole } from '../../projects';
 import { type Member, type Role, useMembers, useMemberWrites } from '../api/users.api';
 import { InviteForm } from '../components/InviteForm';
 
+/** What the Status column says: a member since when, or an invitation pending (or expired). */
+function statusOf(m: Member): string {
+  if (m.status === 'active') return `Member since ${formatTime(m.createdAt)}`;
+  const until = m.invitationExpiresAt ?? m.createdAt;
+  return Date.parse(until) > Date.now()
+    ? `Invited: the link works until ${formatTime(until)}`
+    : `Invitation expired ${formatTime(until)}: invite again for a new link`;
+}
+
 /**
- * The project's members. Admins invite, change roles and remove; the API keeps at least one admin and
- * answers 409 otherwise, which is shown as it comes. Editors see the list only.
+ * The project's members and pending invitations. Admins invite, change roles, remove members and
+ * cancel invitations; the API keeps at least one admin and answers 409 otherwise, which is shown as it
+ * comes. An invitation (an existing account, contract §23) has no access until it is accepted: it has
+ * no role to change nor password to reset here, only a Cancel. Editors see the list only.
  */
 export function UsersRoute() {
   const projectId = useParams().projectId!;
@@ -24,6 +35,7 @@ export function UsersRoute() {
   const members = useMembers(projectId);
   const { changeRole, remove, resetPassword } = useMemberWrites(projectId);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [canceling, setCanceling] = useState<Member | null>(null);
   const [resetting, setResetting] = useState<Member | null>(null);
   const [resetLink, setResetLink] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
 
@@ -66,7 +78,7 @@ export function UsersRoute() {
               <Table.Th>Email</Table.Th>
               <Table.Th>Name</Table.Th>
               <Table.Th>Role</Table.Th>
-              <Table.Th>Member since</Table.Th>
+              <Table.Th>Status</Table.Th>
               {isAdmin && <Table.Th>Actions</Table.Th>}
             </Table.Tr>
           </Table.Thead>
@@ -80,6 +92,11 @@ export function UsersRoute() {
                       you
                     </Badge>
                   )}
+                  {m.status === 'invited' && (
+                    <Badge size="sm" variant="light" color="orange" tt="none">
+                      invited
+                    </Badge>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   {m.name || (
@@ -89,7 +106,7 @@ export function UsersRoute() {
                   )}
                 </Table.Td>
                 <Table.Td>
-                  {isAdmin ? (
+                  {isAdmin && m.status === 'active' ? (
                     <NativeSelect
                       aria-label={`Role of ${m.email}`}
                       data={[
@@ -107,8 +124,21 @@ export function UsersRoute() {
                     'Editor'
                   )}
                 </Table.Td>
-                <Table.Td>{formatTime(m.createdAt)}</Table.Td>
-                {isAdmin && (
+                <Table.Td>{statusOf(m)}</Table.Td>
+                {isAdmin && m.status === 'invited' && (
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="light"
+                      aria-label={`Cancel invitation of ${m.email}`}
+                      onClick={() => setCanceling(m)}
+                    >
+                      Cancel invitation
+                    </Button>
+                  </Table.Td>
+                )}
+                {isAdmin && m.status === 'active' && (
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
                       {m.id !== me.id && (
@@ -188,6 +218,29 @@ export function UsersRoute() {
       >
         They lose access to this project at once. Their account, and their access to other projects, stay. A
         project always keeps at least one admin.
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={canceling !== null}
+        title={`Cancel the invitation of ${canceling?.email ?? ''}?`}
+        confirmLabel="Cancel invitation"
+        busy={remove.isPending}
+        error={alertOf(remove.error)}
+        onClose={() => {
+          setCanceling(null);
+          remove.reset();
+        }}
+        onConfirm={() =>
+          canceling &&
+          remove.mutate(canceling.id, {
+            onSuccess: () => {
+              notifications.show({ message: `The invitation of ${canceling.email} is canceled` });
+              setCanceling(null);
+            },
+          })
+        }
+      >
+        The link you handed over stops working at once; they never joined, so nothing else changes. You can
+        invite them again later.
       </ConfirmDialog>
     </Stack>
   );
