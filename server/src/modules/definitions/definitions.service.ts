@@ -108,6 +108,13 @@ function checkComponents(components: ComponentInput[]): void {
     c.fields.forEach((f, j) => {
       if (fieldKeys.has(f.key))
         problems.push({ path: `body.components.${i}.fields.${j}.key`, message: 'is declared twice' });
+      // No value could ever be written to it: a JSON body with the key `__proto__` is refused where
+      // it is parsed (contract §23), and an accumulator assigning it would set a prototype instead.
+      if (f.key === '__proto__')
+        problems.push({
+          path: `body.components.${i}.fields.${j}.key`,
+          message: 'is reserved: "__proto__" cannot be a field key (a body carrying it is refused)',
+        });
       fieldKeys.add(f.key);
     });
     problems.push(...checkDeclarations(c.fields, `body.components[${i}].fields`));
