@@ -5,6 +5,7 @@ import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from '
 import { Link } from 'react-router';
 import { alertOf, messageOf } from '../../../lib/api';
 import { detailsAt } from '../../../lib/details';
+import { has, own } from '../../../lib/own';
 import { useApi } from '../../auth';
 import { pagePath } from '../../pages';
 import { usePreviewBridge } from '../../preview';
@@ -193,11 +194,11 @@ export const EntryCard = memo(function EntryCard({
 
   const change = (key: string, type: FieldType, value: FormValue) => {
     setError(null);
-    setRefused((r) => (r[key] ? (({ [key]: _, ...rest }) => rest)(r) : r));
+    setRefused((r) => (own(r, key) ? (({ [key]: _, ...rest }) => rest)(r) : r));
     const wire = toWire(type, value);
     const before = current.current;
     const values = { ...before?.values };
-    if (wire.ok && sameValue(wire.value, entry.fields[key])) delete values[key];
+    if (wire.ok && sameValue(wire.value, own(entry.fields, key))) delete values[key];
     else values[key] = value;
     const dirtyNow = Object.keys(values).length > 0;
     setDraft(dirtyNow ? { version: before?.version ?? entry.version, values } : null);
@@ -215,7 +216,7 @@ export const EntryCard = memo(function EntryCard({
   );
 
   const problems = declared
-    .filter((f) => f.key in edits)
+    .filter((f) => has(edits, f.key))
     .map((f) => [f.key, toWire(f.type, edits[f.key]!)] as const)
     .filter(([, w]) => !w.ok);
 
@@ -233,7 +234,7 @@ export const EntryCard = memo(function EntryCard({
         return;
       }
       for (const f of declared) {
-        const w = f.key in edits ? toWire(f.type, edits[f.key]!) : null;
+        const w = has(edits, f.key) ? toWire(f.type, edits[f.key]!) : null;
         if (w?.ok) fields[f.key] = w.value;
       }
     }
@@ -403,14 +404,14 @@ export const EntryCard = memo(function EntryCard({
                 const messages = [
                   ...(problem && !problem.ok ? [problem.error] : []),
                   ...ruleProblems.at(`fields.${f.key}`),
-                  ...(refused[f.key] ? [refused[f.key]] : []),
+                  ...(own(refused, f.key) ? [refused[f.key]!] : []),
                 ];
                 const row = (
                   <FieldRow
                     key={f.key}
                     decl={f}
                     site={site}
-                    value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
+                    value={has(edits, f.key) ? edits[f.key]! : toForm(f.type, own(entry.fields, f.key))}
                     error={messages.length > 0 ? messages.join('; ') : null}
                     onField={onField}
                   />
@@ -424,19 +425,21 @@ export const EntryCard = memo(function EntryCard({
                     label={typeof f.label === 'string' && f.label ? f.label : f.key}
                     locale={locale}
                     localized={f.localized === true}
-                    fallbackFrom={f.key in edits ? undefined : entry.fallbacks?.[f.key]}
-                    source={source ? { locale: source.locale ?? '', value: source.fields[f.key] } : undefined}
+                    fallbackFrom={has(edits, f.key) ? undefined : own(entry.fallbacks, f.key)}
+                    source={
+                      source ? { locale: source.locale ?? '', value: own(source.fields, f.key) } : undefined
+                    }
                     onRemoveTranslation={
                       f.localized === true &&
                       entry.fallbacks !== undefined &&
-                      !entry.fallbacks[f.key] &&
-                      f.key in entry.fields &&
-                      !(f.key in edits) &&
+                      !own(entry.fallbacks, f.key) &&
+                      has(entry.fields, f.key) &&
+                      !has(edits, f.key) &&
                       locale !== defaultLocale
                         ? () => void removeTranslation(f.key)
                         : undefined
                     }
-                    busy={busy === 'save' && saveEntry.variables?.fields[f.key] === null}
+                    busy={busy === 'save' && own(saveEntry.variables?.fields, f.key) === null}
                   >
                     {row}
                   </LocaleField>

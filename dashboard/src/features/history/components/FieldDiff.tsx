@@ -1,4 +1,5 @@
 import { Code, Table, Text } from '@mantine/core';
+import { own } from '../../../lib/own';
 import { type FieldType, sameValue } from '../../editor';
 import { RichValue } from './RichValue';
 
@@ -78,7 +79,7 @@ export function FieldDiff({
       </Table.Thead>
       <Table.Tbody>
         {keys.map((key) => {
-          const changed = !sameValue(version[key], working[key]);
+          const changed = !sameValue(own(version, key), own(working, key));
           return (
             <Table.Tr key={key} className={changed ? 'folio-changed' : undefined}>
               <Table.Td>
@@ -91,10 +92,10 @@ export function FieldDiff({
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Show value={version[key]} type={types[key]} side="this version" field={key} />
+                <Show value={own(version, key)} type={own(types, key)} side="this version" field={key} />
               </Table.Td>
               <Table.Td>
-                <Show value={working[key]} type={types[key]} side="the working copy" field={key} />
+                <Show value={own(working, key)} type={own(types, key)} side="the working copy" field={key} />
               </Table.Td>
             </Table.Tr>
           );

@@ -1,5 +1,6 @@
 import { Fieldset, Input } from '@mantine/core';
 import { useState } from 'react';
+import { own } from '../../../../lib/own';
 import type { Site } from '../../api/entries.api';
 import { type FieldType, type FormValue, toForm, toWire } from '../../lib/fields';
 import { FieldControl } from '../FieldControl';
@@ -98,7 +99,7 @@ export function NestedFields({
         <div key={f.key} className="folio-field" data-folio-field={f.key}>
           <StructuredField
             decl={f}
-            value={value[f.key]}
+            value={own(value, f.key)}
             path={`${path}.${f.key}`}
             site={site}
             depth={depth}
