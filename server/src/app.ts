@@ -16,6 +16,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { untrustedForwardingWarning } from './http/proxy-warning.js';
 import { requestId } from './http/request-id.js';
 import { installRequestMetrics, RequestSeries } from './http/request-metrics.js';
+import { installSiteBodyLimit } from './http/site-body-limit.js';
 import { installValidation } from './http/validation.js';
 import { activityRoutes, createActivityService } from './modules/activity/index.js';
 import { apiKeysRoutes, createApiKeysService } from './modules/api-keys/index.js';
@@ -269,6 +270,8 @@ export async function buildApp({
     previewToken: preview.resolve,
   };
   installAuth(app, credentials);
+  // After auth: the cut needs the credential; before any route is registered (it hooks onRoute).
+  installSiteBodyLimit(app);
   installCors(app, sites.byId);
 
   await app.register(authRoutes(auth), { prefix: '/v1/auth' });

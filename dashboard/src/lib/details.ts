@@ -1,5 +1,6 @@
 import { ApiError } from './api';
 import { humanBytes } from './format';
+import { own } from './own';
 
 /**
  * The API's `details` ([{ path, message }], contract §1) in plain words, at the field or control they
@@ -45,7 +46,8 @@ export function detailsAt(error: unknown, prefix: string): Record<string, string
   for (const { path, message } of detailsOf(error)) {
     if (!path.startsWith(prefix)) continue;
     const key = path.slice(prefix.length).split('.')[0]!;
-    byKey[key] = byKey[key] ? `${byKey[key]} ${plainDetail(message)}` : plainDetail(message);
+    const before = own(byKey, key); // a field may be named `constructor` (./own.ts)
+    byKey[key] = before ? `${before} ${plainDetail(message)}` : plainDetail(message);
   }
   return byKey;
 }

@@ -63,7 +63,8 @@ function mapValue(d: FieldDefinition, value: unknown, visit: Visit): unknown {
 function mapObject(declared: readonly FieldDefinition[], value: Fields, visit: Visit): Fields {
   let out: Fields | null = null;
   for (const d of declared) {
-    const v = value[d.key];
+    // Own keys only (contract §23): a field named `constructor` must not find Object's.
+    const v = Object.hasOwn(value, d.key) ? value[d.key] : undefined;
     if (v === undefined || v === null) continue;
     const mapped = mapValue(d, v, visit);
     if (mapped === v) continue;
@@ -88,7 +89,8 @@ export function resolveBaked(
   depth: number,
   declared: Declared,
 ): PageEntry[] {
-  const roots = snapshot.content[pageId] ?? [];
+  // A page id is data too: `constructor` (a valid id) must not find Object's member.
+  const roots = Object.hasOwn(snapshot.content, pageId) ? (snapshot.content[pageId] ?? []) : [];
   if (declared.size === 0) return roots;
   const fieldsOf = (componentId: string) => declared.get(componentId) ?? [];
   const walk = (entry: { componentId: string; fields: Fields }, visit: Visit) =>

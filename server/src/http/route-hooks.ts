@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 
-type HookName = 'onRequest' | 'preValidation' | 'onSend' | 'onResponse';
+type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'onSend' | 'onResponse';
 
 /**
  * Adds a hook to one route as it is registered (from an onRoute hook), after any the route has.

@@ -3,13 +3,14 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { installInputTextRule } from './input-text.js';
 import { type createLazySchemas, lazyValidatorCompiler } from './lazy-schemas.js';
+import { withPlainIntegers } from './query-integers.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 /**
  * Two validators. Query strings and path parameters arrive as text, so they are coerced
- * ("50" -> 50). JSON bodies are not: `{"name": 42}` for a string is the caller's bug and gets a 400,
+ * ("50" -> 50), an integer only from plain digits (query-integers.ts). JSON bodies are not: `{"name": 42}` for a string is the caller's bug and gets a 400,
  * not a silent "42". Both report every failing path and reject unknown properties (no silent drop).
  * Before either, one rule for all text: no NUL, no unpaired surrogate, bounded nesting (input-text.ts).
  */
@@ -33,8 +34,13 @@ export function installValidation(
   addFormats(body);
   addFormats(text);
   // Compiled on a route's first request (src/http/lazy-schemas.ts); each schema is kept for checkSchemas.
+  // Integers in the URL are plain digits before Ajv coerces them (query-integers.ts).
   const compile = lazyValidatorCompiler(lazy, ({ schema, httpPart }) =>
-    (httpPart === 'body' ? body : text).compile(schema as object),
+    httpPart === 'body'
+      ? body.compile(schema as object)
+      : httpPart === 'querystring' || httpPart === 'params'
+        ? withPlainIntegers(schema, text.compile(schema as object))
+        : text.compile(schema as object),
   );
   const registered: { route: string; schema: object }[] = [];
   app.setValidatorCompiler((route) => {

@@ -156,9 +156,11 @@ async function save(
   const view = state.views.get(locale) ?? {};
   const patch: Fields = {};
   for (const [key, value] of Object.entries(target)) {
-    if (!(key in view) || !sameJson(view[key], value)) patch[key] = value;
+    if (!Object.hasOwn(view, key) || !sameJson(view[key], value)) patch[key] = value;
   }
-  for (const key of Object.keys(view)) if (!(key in target)) patch[key] = null;
+  // Own keys (contract §23): `key in target` found `constructor` on every object, so a removed
+  // field of that name was never sent as null.
+  for (const key of Object.keys(view)) if (!Object.hasOwn(target, key)) patch[key] = null;
   const changes = Object.keys(patch).length > 0;
   const held = state.published.get(locale) ?? null;
   const live = held !== null && sameJson(held, target);

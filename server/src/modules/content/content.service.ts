@@ -240,7 +240,8 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
     const held = (r: { path: string; id: string }) => {
       const key = r.path.slice('body.fields.'.length).split(/[.[]/)[0] ?? '';
       return stored.some(
-        (copy) => copy[key] !== undefined && JSON.stringify(copy[key]).includes(`"${r.id}"`),
+        // Own keys only (§23): a field named `constructor` found Object's and threw (a 500).
+        (copy) => Object.hasOwn(copy, key) && JSON.stringify(copy[key]).includes(`"${r.id}"`),
       );
     };
     const references = written.filter((r) => !held(r));

@@ -12,6 +12,8 @@ import type { EntryLocaleRow, EntryRow } from './content.table.js';
  */
 
 type Fields = Record<string, unknown>;
+// Field keys are data (contract §23): whether a copy holds a key is Object.hasOwn, never `key in`,
+// which finds what every object inherits (`constructor`, `toString`, …) and made those fields vanish.
 
 /** An entry with its other locales' rows, keyed by locale (rows of removed locales may be present: ignored). */
 export interface Slots {
@@ -59,7 +61,7 @@ export function workingIn(
   const fallbacks: Record<string, string> = {};
   for (const c of chainOf(locales, code)) {
     for (const [key, value] of Object.entries(ownValues(slots, locales, c, localized))) {
-      if (key in fields) continue;
+      if (Object.hasOwn(fields, key)) continue;
       fields[key] = value;
       if (c !== code) fallbacks[key] = c;
     }
@@ -149,7 +151,7 @@ export function publishedView(
   const fields = sharedValues(JSON.parse(served.p.fields) as Fields, localized);
   for (const { p } of copies) {
     for (const [key, value] of Object.entries(JSON.parse(p.fields) as Fields)) {
-      if (localized.has(key) && !(key in fields)) fields[key] = value;
+      if (localized.has(key) && !Object.hasOwn(fields, key)) fields[key] = value;
     }
   }
   return { fields, publishedAt: served.p.at, version: served.p.version, servedFrom: served.c };
@@ -169,7 +171,7 @@ export function valuesForRules(slots: Slots, locales: Locales, code: string, loc
     const copy = publishedIn(slots, locales, c).fields;
     if (copy === null) continue;
     for (const [key, value] of Object.entries(JSON.parse(copy) as Fields)) {
-      if (localized.has(key) && !(key in fields)) fields[key] = value;
+      if (localized.has(key) && !Object.hasOwn(fields, key)) fields[key] = value;
     }
   }
   return fields;

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { access } from '../../http/access.js';
 import { activityActorOf } from '../../http/actor.js';
 import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
+import { siteBodyTooLarge } from '../../http/site-body-limit.js';
 import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
 import { AppError } from '../../shared/errors.js';
 import {
@@ -14,8 +16,9 @@ import {
   SyncQuery,
   SyncResult,
 } from './definitions.schemas.js';
-import type { DefinitionsService } from './definitions.service.js';
+import { type DefinitionsService, syncLocked } from './definitions.service.js';
 import { LIMITS } from './limits.js';
+import type { SyncScope } from './sync-plan.js';
 
 const tags = ['Definitions'];
 const PAGE_LIMIT = new AppError(
@@ -39,19 +42,39 @@ Page order: \`components\` is the order the site renders them. Reads of the page
 
 Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
 
-Fields: \`{ key, type, ...options }\` of the types \`text\`, \`richtext\`, \`number\`, \`boolean\`, \`select\`, \`date\`, \`datetime\`, \`color\`, \`image\`, \`url\`, \`json\`, \`link\`, \`reference\`, \`object\`, \`list\`, \`blocks\` (the \`FieldDeclaration\` schemas; contract §13). A bad declaration is 400 with every problem's path (\`body.components[0].fields[2].fields[0].options\`); an unknown type is one sentence listing the types. \`default\`s fill the working copy of a stub the sync creates; a publishable-key sync's defaults are ignored (listed in \`rejected\`) unless \`definitionSync\` is \`open\`. In \`additive\` mode the publishable key cannot change a stored field's declaration (nested fields included), and a field it adds to an existing definition is stored without its rules and default (each listed in \`rejected\`). An instanceKey or field key sent twice in one request is 400.
+Refusals come before the body is read: with the publishable key alone, a \`locked\` project's 403 and the limit's 429 are answered before the body is parsed or checked (its declarations and \`default\`s included), and a body over 1 MB is 413 (by Content-Length, or once 1 MB of a chunked body has arrived). A member's session or a secret key keeps the general limit (CMS_BODY_LIMIT_BYTES, 5 MB by default).
+
+Fields: \`{ key, type, ...options }\` of the types \`text\`, \`richtext\`, \`number\`, \`boolean\`, \`select\`, \`date\`, \`datetime\`, \`color\`, \`image\`, \`url\`, \`json\`, \`link\`, \`reference\`, \`object\`, \`list\`, \`blocks\` (the \`FieldDeclaration\` schemas; contract §13). A bad declaration is 400 with every problem's path (\`body.components[0].fields[2].fields[0].options\`); an unknown type is one sentence listing the types. \`default\`s fill the working copy of a stub the sync creates; a publishable-key sync's defaults are ignored (listed in \`rejected\`) unless \`definitionSync\` is \`open\`. In \`additive\` mode the publishable key cannot change a stored field's declaration (nested fields included), and a field it adds to an existing definition is stored without its rules and default (each listed in \`rejected\`). An instanceKey or field key sent twice in one request is 400, and so is the field key \`__proto__\` (no body could carry a value for it); \`constructor\`, \`toString\` and other names objects inherit are keys like any other.
 
 Limits (the publishable key is public, so they bound what a stranger can add): at most ${LIMITS.componentsPerSync} components per request, ${LIMITS.declarationsPerComponent} declarations per component at every depth, containers nested ${LIMITS.containerDepth} deep, ${LIMITS.componentDeclarationBytes / 1024} KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) (400); page paths up to ${LIMITS.pagePathLength} characters, componentId, instanceKey and field keys up to ${LIMITS.keyLength} (400); at most ${LIMITS.componentsPerPage} components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 \`conflict\` with \`details.limit\`).
 
 Browsers: answers CORS for the project's \`domains\` (any origin while the list is empty).`;
 
+function scopeOf(admitted: WeakMap<FastifyRequest, SyncScope>, request: FastifyRequest): SyncScope {
+  const scope = admitted.get(request);
+  if (!scope) throw new AppError('internal_error', 500, 'A sync reached its handler without admission.');
+  return scope;
+}
+
 export const definitionsRoutes =
   (definitions: DefinitionsService): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // What admission answered for each sync under way, from preParsing to the handler.
+    const admitted = new WeakMap<FastifyRequest, SyncScope>();
     app.post(
       '/sync',
       {
         config: { access: access.definitionsSync },
+        // Admission before the body is read (contract §23 "cheap refusals"): the credential is
+        // resolved by then (the auth hook runs on request), so a locked project's 403 and the
+        // limit's 429 cost no parse, no schema check and no rule check of a body up to 1 MB (one
+        // over 1 MB with the publishable key is cut next, src/http/site-body-limit.ts).
+        // Rejected: a preValidation hook, which runs after the whole body is parsed.
+        preParsing: async (request, _reply, payload) => {
+          const caller = activityActorOf(request).type === 'site' ? 'site' : 'member';
+          admitted.set(request, await definitions.admit(projectIdOf(request), caller));
+          return payload;
+        },
         schema: {
           tags,
           operationId: 'syncDefinitions',
@@ -61,7 +84,7 @@ export const definitionsRoutes =
           body: SyncBody,
           response: {
             200: Envelope(Type.Union([SyncResult, DryRunResult])),
-            ...errors(400, 429, PAGE_LIMIT),
+            ...errors(400, syncLocked(), siteBodyTooLarge(), 429, PAGE_LIMIT),
           },
         },
       },
@@ -71,6 +94,7 @@ export const definitionsRoutes =
           // The publishable key alone is the site; a session beside it, or a secret key, is a member.
           actor: activityActorOf(request),
           dryRun: request.query.dryRun,
+          scope: scopeOf(admitted, request),
         }),
         error: null,
       }),

@@ -82,6 +82,12 @@ export const pageDefinitions = {
   exists: repo.pageHasDefinitions,
 };
 
+/** The 403 of a publishable-key sync on a `locked` project (also the document's example). */
+export const syncLocked = () =>
+  forbidden(
+    "This project's definitions are locked: the publishable key cannot sync them. Sync with a member's session or a write secret key, or set definitionSync to additive.",
+  );
+
 const limitReached = (message: string, limit: number) => new AppError('conflict', 409, message, { limit });
 
 /** A page id a sync may register (contract §15, §17); pages stored before the rules are still read. */
@@ -102,6 +108,13 @@ function checkComponents(components: ComponentInput[]): void {
     c.fields.forEach((f, j) => {
       if (fieldKeys.has(f.key))
         problems.push({ path: `body.components.${i}.fields.${j}.key`, message: 'is declared twice' });
+      // No value could ever be written to it: a JSON body with the key `__proto__` is refused where
+      // it is parsed (contract §23), and an accumulator assigning it would set a prototype instead.
+      if (f.key === '__proto__')
+        problems.push({
+          path: `body.components.${i}.fields.${j}.key`,
+          message: 'is reserved: "__proto__" cannot be a field key (a body carrying it is refused)',
+        });
       fieldKeys.add(f.key);
     });
     problems.push(...checkDeclarations(c.fields, `body.components[${i}].fields`));
@@ -137,6 +150,8 @@ export interface SyncRequest {
   /** The site (publishable key alone), a member's session or a secret key: see SyncCaller. */
   actor: ActivityActor;
   dryRun: boolean;
+  /** What `admit` answered for this caller; the route asks it before reading the body. */
+  scope: SyncScope;
 }
 
 export function createDefinitionsService(
@@ -147,30 +162,34 @@ export function createDefinitionsService(
   deps: DefinitionsDeps,
 ) {
   const { recordActivity } = outbox;
-  /** The publishable key's bounds: the project's mode (locked: 403) and the shared sync limit. */
-  async function scopeFor(projectId: string, caller: SyncCaller): Promise<SyncScope> {
-    if (caller === 'member') return 'full';
-    const mode = await deps.modeOf(projectId);
-    if (mode === 'locked') {
-      throw forbidden(
-        "This project's definitions are locked: the publishable key cannot sync them. Sync with a member's session or a write secret key, or set definitionSync to additive.",
-      );
-    }
-    await deps.limiter.hit(projectId);
-    return mode === 'open' ? 'full' : 'additive';
-  }
 
   return {
+    /**
+     * Whether the caller may sync at all, and how far: the publishable key's bounds are the
+     * project's mode (locked: 403) and the shared sync limit (429); a member may change everything.
+     * The route asks before the body is read (contract §23 "cheap refusals"): a refused sync costs
+     * one indexed read and one counted hit, never the parse and checks of a body up to 1 MB, and a
+     * `default` is checked against its rules (checkComponents) only once the sync is admitted.
+     */
+    async admit(projectId: string, caller: SyncCaller): Promise<SyncScope> {
+      if (caller === 'member') return 'full';
+      const mode = await deps.modeOf(projectId);
+      if (mode === 'locked') {
+        throw syncLocked();
+      }
+      await deps.limiter.hit(projectId);
+      return mode === 'open' ? 'full' : 'additive';
+    },
+
     /**
      * Upserts each sent (pageId, instanceKey) definition as far as the caller may change it (see
      * sync-plan.ts) and creates a stub entry where none exists; definitions not sent are kept. The
      * SDK may call this on every mount, so an unchanged sync is one read and no write.
      */
     async sync(projectId: string, request: SyncRequest) {
-      const { pageId, components } = request;
+      const { pageId, components, scope } = request;
       checkPageId(pageId);
       checkComponents(components);
-      const scope = await scopeFor(projectId, request.actor.type === 'site' ? 'site' : 'member');
       const read = await repo.definitionsOfPage(db, projectId, pageId);
       const plan = planSync(read.map(toStored), components, scope);
       if (request.dryRun) {

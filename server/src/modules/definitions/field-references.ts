@@ -1,4 +1,4 @@
-import { ENTRY_ID, isPlainObject } from './field-checks.js';
+import { ENTRY_ID, isPlainObject, ownOf } from './field-checks.js';
 import type { FieldDeclaration } from './field-types.js';
 import type { Declarations } from './field-values.js';
 
@@ -90,7 +90,7 @@ function mapObject(
 ): Record<string, unknown> {
   let out: Record<string, unknown> | null = null;
   for (const d of fields) {
-    const v = value[d.key];
+    const v = ownOf(value, d.key); // a field named `constructor` must not find Object's (§23)
     if (v === undefined || v === null) continue;
     const mapped = mapValue(d, v, `${path}.${d.key}`, visit, misfit);
     if (mapped === v) continue;

@@ -74,7 +74,9 @@ export function buildOverlay(
   for (const i of sortItems(items)) {
     const view = byKey.get(keyOf(i.type, i.objectId));
     if (!view) continue;
-    const list = view.collections[i.collection] ?? [];
+    // Own properties only (contract §23): a collection named `constructor` found Object's and the
+    // push threw (a 500 on every read of the object).
+    const list = Object.hasOwn(view.collections, i.collection) ? view.collections[i.collection]! : [];
     view.collections[i.collection] = list;
     list.push({ itemId: i.itemId, value: JSON.parse(i.value) as Record<string, unknown> });
   }

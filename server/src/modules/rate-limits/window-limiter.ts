@@ -25,13 +25,27 @@ export interface WindowLimit {
  * attempts. The first request of a window prunes every finished window (of any subject), so the table
  * holds roughly one row per subject active in the current window.
  */
+/** Subjects remembered as over their limit (see `spent`): some 100 bytes each. */
+const SPENT_MAX = 10_000;
+
 export function createWindowLimiter(db: Db, options: WindowLimit, now: () => number = Date.now) {
   const { scope, limit, windowMs, message } = options;
+  /**
+   * Subjects this instance saw over the limit, with the end of that window. A window's count only
+   * grows, so until its end every further request is refused without a statement: a client that
+   * keeps sending after its 429 costs no database write per request (on PostgreSQL each was a row
+   * lock on one hot row). Bounded: at most SPENT_MAX subjects; past it, ended windows are dropped,
+   * and if none has ended the subject is simply counted in the database as before.
+   */
+  const spent = new Map<string, number>();
+  const refuse = (start: number, t: number) =>
+    rateLimited(Math.max(1, Math.ceil((start + windowMs - t) / 1000)), message);
   return {
     /** Counts one request of `subject`; throws 429 with Retry-After once it is over the limit. */
     async hit(subject: string): Promise<void> {
       const t = now();
       const start = Math.floor(t / windowMs) * windowMs;
+      if (spent.get(subject) === start + windowMs) throw refuse(start, t);
       const count = await repo.countHit(db, {
         key: `${scope}:${subject}`,
         windowStart: isoAt(start),
@@ -39,7 +53,9 @@ export function createWindowLimiter(db: Db, options: WindowLimit, now: () => num
       });
       if (count === 1) await repo.pruneExpired(db, isoAt(start));
       if (count > limit) {
-        throw rateLimited(Math.max(1, Math.ceil((start + windowMs - t) / 1000)), message);
+        if (spent.size >= SPENT_MAX) for (const [key, end] of spent) if (end <= t) spent.delete(key);
+        if (spent.size < SPENT_MAX) spent.set(subject, start + windowMs);
+        throw refuse(start, t);
       }
     },
   };

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { PartBoundary } from '../../../components/PartBoundary';
 import { alertOf, messageOf } from '../../../lib/api';
 import { detailsAt } from '../../../lib/details';
+import { has, own } from '../../../lib/own';
 import { useApi } from '../../auth';
 import { pagePath } from '../../pages';
 import { usePreviewBridge } from '../../preview';
@@ -196,11 +197,11 @@ export const EntryCard = memo(function EntryCard({
 
   const change = (key: string, type: FieldType, value: FormValue) => {
     setError(null);
-    setRefused((r) => (r[key] ? (({ [key]: _, ...rest }) => rest)(r) : r));
+    setRefused((r) => (own(r, key) ? (({ [key]: _, ...rest }) => rest)(r) : r));
     const wire = toWire(type, value);
     const before = current.current;
     const values = { ...before?.values };
-    if (wire.ok && sameValue(wire.value, entry.fields[key])) delete values[key];
+    if (wire.ok && sameValue(wire.value, own(entry.fields, key))) delete values[key];
     else values[key] = value;
     const dirtyNow = Object.keys(values).length > 0;
     setDraft(dirtyNow ? { version: before?.version ?? entry.version, values } : null);
@@ -218,7 +219,7 @@ export const EntryCard = memo(function EntryCard({
   );
 
   const problems = declared
-    .filter((f) => f.key in edits)
+    .filter((f) => has(edits, f.key))
     .map((f) => [f.key, toWire(f.type, edits[f.key]!)] as const)
     .filter(([, w]) => !w.ok);
 
@@ -236,7 +237,7 @@ export const EntryCard = memo(function EntryCard({
         return;
       }
       for (const f of declared) {
-        const w = f.key in edits ? toWire(f.type, edits[f.key]!) : null;
+        const w = has(edits, f.key) ? toWire(f.type, edits[f.key]!) : null;
         if (w?.ok) fields[f.key] = w.value;
       }
     }
@@ -406,7 +407,7 @@ export const EntryCard = memo(function EntryCard({
                 const messages = [
                   ...(problem && !problem.ok ? [problem.error] : []),
                   ...ruleProblems.at(`fields.${f.key}`),
-                  ...(refused[f.key] ? [refused[f.key]] : []),
+                  ...(own(refused, f.key) ? [refused[f.key]!] : []),
                 ];
                 // A stored value its control cannot show (the declaration changed since): its problem
                 // and a way to clear it instead, until an edit replaces it.
@@ -417,7 +418,7 @@ export const EntryCard = memo(function EntryCard({
                     key={f.key}
                     decl={f}
                     site={site}
-                    value={f.key in edits ? edits[f.key]! : toForm(f.type, entry.fields[f.key])}
+                    value={has(edits, f.key) ? edits[f.key]! : toForm(f.type, own(entry.fields, f.key))}
                     error={messages.length > 0 ? messages.join('; ') : null}
                     misfit={misfit === null ? null : { message: misfit, stored: entry.fields[f.key] }}
                     onField={onField}
@@ -432,19 +433,21 @@ export const EntryCard = memo(function EntryCard({
                     label={typeof f.label === 'string' && f.label ? f.label : f.key}
                     locale={locale}
                     localized={f.localized === true}
-                    fallbackFrom={f.key in edits ? undefined : entry.fallbacks?.[f.key]}
-                    source={source ? { locale: source.locale ?? '', value: source.fields[f.key] } : undefined}
+                    fallbackFrom={has(edits, f.key) ? undefined : own(entry.fallbacks, f.key)}
+                    source={
+                      source ? { locale: source.locale ?? '', value: own(source.fields, f.key) } : undefined
+                    }
                     onRemoveTranslation={
                       f.localized === true &&
                       entry.fallbacks !== undefined &&
-                      !entry.fallbacks[f.key] &&
-                      f.key in entry.fields &&
-                      !(f.key in edits) &&
+                      !own(entry.fallbacks, f.key) &&
+                      has(entry.fields, f.key) &&
+                      !has(edits, f.key) &&
                       locale !== defaultLocale
                         ? () => void removeTranslation(f.key)
                         : undefined
                     }
-                    busy={busy === 'save' && saveEntry.variables?.fields[f.key] === null}
+                    busy={busy === 'save' && own(saveEntry.variables?.fields, f.key) === null}
                   >
                     {row}
                   </LocaleField>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { own } from '../../../lib/own';
 import type { RuleProblem } from '../api/entry-mutations';
 import { sameValue } from '../lib/fields';
 import { type Problems, problemsOf } from './structured/decl';
@@ -35,7 +36,7 @@ export function useRuleProblems(
   const shown = source.problems.filter((p) => {
     const key = fieldOfPath(p.path);
     if (key === null) return true;
-    if (!unchanged.has(key)) unchanged.set(key, sameValue(working[key], source.basis[key]));
+    if (!unchanged.has(key)) unchanged.set(key, sameValue(own(working, key), own(source.basis, key)));
     return unchanged.get(key);
   });
   const shownKey = JSON.stringify(shown);

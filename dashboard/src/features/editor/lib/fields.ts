@@ -1,4 +1,5 @@
 import type { Schemas } from '@folio/client';
+import { has } from '../../../lib/own';
 
 /**
  * Between stored field values and form controls. Each declared field type (contract §3) has a control
@@ -227,7 +228,7 @@ export function workingFields(
 ): Record<string, unknown> {
   const fields = { ...stored };
   for (const f of declared) {
-    if (!(f.key in edits)) continue;
+    if (!has(edits, f.key)) continue;
     const wire = toWire(f.type, edits[f.key]!);
     if (!wire.ok) continue;
     if (wire.value === null) delete fields[f.key];

@@ -1,5 +1,6 @@
 import { Code, Table, Text } from '@mantine/core';
 import { PartBoundary } from '../../../components/PartBoundary';
+import { own } from '../../../lib/own';
 import { type FieldType, sameValue } from '../../editor';
 import { RichValue } from './RichValue';
 
@@ -79,7 +80,7 @@ export function FieldDiff({
       </Table.Thead>
       <Table.Tbody>
         {keys.map((key) => {
-          const changed = !sameValue(version[key], working[key]);
+          const changed = !sameValue(own(version, key), own(working, key));
           return (
             <Table.Tr key={key} className={changed ? 'folio-changed' : undefined}>
               <Table.Td>
@@ -93,12 +94,12 @@ export function FieldDiff({
               </Table.Td>
               <Table.Td>
                 <PartBoundary title={`${key} could not be shown`} rest="The other fields are shown.">
-                  <Show value={version[key]} type={types[key]} side="this version" field={key} />
+                  <Show value={own(version, key)} type={own(types, key)} side="this version" field={key} />
                 </PartBoundary>
               </Table.Td>
               <Table.Td>
                 <PartBoundary title={`${key} could not be shown`} rest="The other fields are shown.">
-                  <Show value={working[key]} type={types[key]} side="the working copy" field={key} />
+                  <Show value={own(working, key)} type={own(types, key)} side="the working copy" field={key} />
                 </PartBoundary>
               </Table.Td>
             </Table.Tr>

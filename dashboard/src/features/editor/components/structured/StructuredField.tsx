@@ -1,6 +1,7 @@
 import { Fieldset, Input } from '@mantine/core';
 import { useState } from 'react';
 import { PartBoundary } from '../../../../components/PartBoundary';
+import { own } from '../../../../lib/own';
 import type { Site } from '../../api/entries.api';
 import { type FieldType, type FormValue, isFieldType, misfitOf, toForm, toWire } from '../../lib/fields';
 import { FieldControl } from '../FieldControl';
@@ -116,7 +117,7 @@ export function NestedFields({
           >
             <StructuredField
               decl={f}
-              value={value[f.key]}
+              value={own(value, f.key)}
               path={`${path}.${f.key}`}
               site={site}
               depth={depth}

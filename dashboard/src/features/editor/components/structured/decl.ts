@@ -1,5 +1,6 @@
 import type { Schemas } from '@folio/client';
 import { createContext, useContext } from 'react';
+import { own } from '../../../../lib/own';
 
 /**
  * A field's declaration as the controls read it: any variant of the generated `FieldDeclaration`
@@ -44,7 +45,7 @@ export function defaultsOf(fields: Decl[]): Record<string, unknown> {
 
 /** The first text field's value: a list item's or block's title. */
 export function titleOf(fields: Decl[], item: Record<string, unknown>): string | null {
-  const first = fields.find((f) => f.type === 'text' && typeof item[f.key] === 'string' && item[f.key]);
+  const first = fields.find((f) => f.type === 'text' && typeof own(item, f.key) === 'string' && item[f.key]);
   return first ? (item[first.key] as string) : null;
 }
 
