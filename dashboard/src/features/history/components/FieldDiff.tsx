@@ -99,7 +99,12 @@ export function FieldDiff({
               </Table.Td>
               <Table.Td>
                 <PartBoundary title={`${key} could not be shown`} rest="The other fields are shown.">
-                  <Show value={own(working, key)} type={own(types, key)} side="the working copy" field={key} />
+                  <Show
+                    value={own(working, key)}
+                    type={own(types, key)}
+                    side="the working copy"
+                    field={key}
+                  />
                 </PartBoundary>
               </Table.Td>
             </Table.Tr>
