@@ -308,8 +308,13 @@ export async function buildApp({
   // The project's locales come from the site cache (the projects module's, kept right by the change bus).
   const localesOf = async (_reader: unknown, projectId: string) =>
     (await sites.byId(projectId))?.locales ?? null;
-  const content = createContentService(db, outbox, changes, { declarationsOf, localesOf }, (err) =>
-    app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
+  const content = createContentService(
+    db,
+    outbox,
+    changes,
+    { declarationsOf, localesOf },
+    (err) => app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
+    config.resolveMaxBytes,
   );
   const definitions = createDefinitionsService(db, outbox, changes, entryStubs, {
     modeOf: projects.definitionSyncOf,

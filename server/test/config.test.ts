@@ -101,6 +101,14 @@ describe('config', () => {
     );
   });
 
+  it('CMS_RESOLVE_MAX_BYTES defaults to 5 MiB and takes 0 up to 256 MiB', () => {
+    assert.equal(loadConfig({}).resolveMaxBytes, 5 * 1024 * 1024);
+    assert.equal(loadConfig({ CMS_RESOLVE_MAX_BYTES: '0' }).resolveMaxBytes, 0);
+    assert.equal(loadConfig({ CMS_RESOLVE_MAX_BYTES: '20000' }).resolveMaxBytes, 20_000);
+    for (const bad of ['-1', '1.5', 'five', String(256 * 1024 * 1024 + 1)])
+      assert.throws(() => loadConfig({ CMS_RESOLVE_MAX_BYTES: bad }), ConfigError);
+  });
+
   it('encryption keys must be 32 bytes of base64, and a bad one is never echoed', () => {
     const good = Buffer.alloc(32, 3).toString('base64');
     const config = loadConfig({ CMS_ENCRYPTION_KEY: good, CMS_ENCRYPTION_KEY_PREVIOUS: good });

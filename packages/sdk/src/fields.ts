@@ -124,8 +124,9 @@ export interface ResolvedEntry<Id extends string = string, V = Record<string, un
 }
 
 /**
- * One reference: resolved, or `{ id }` alone below `?depth=`, on a cycle, or past the 1,000
- * references one answer resolves. (A single reference whose entry the reader cannot see is `null`.)
+ * One reference: resolved, or `{ id }` alone below `?depth=`, on a cycle, or past one answer's budget
+ * (1,000 resolved occurrences, 5 MiB of their JSON by default: the server's CMS_RESOLVE_MAX_BYTES).
+ * (A single reference whose entry the reader cannot see is `null`.)
  */
 export type Reference<T extends Component | string = string> = EntryFor<T> | { id: string };
 

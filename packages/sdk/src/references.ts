@@ -2,14 +2,17 @@ import type { FieldDefinition } from './fields.js';
 import type { PageEntry, Snapshot } from './types.js';
 
 /**
- * Baked mode's reference resolution (contract §13, §17): a snapshot keeps stored entry ids, and a
- * build resolves them itself to get what `GET /v1/content/:pageId` gives a visitor. The same two
- * passes as the server's (server/src/modules/content/references.ts), so the answers are equal:
- * targets are found breadth first, level by level, in walk order (fields in declaration order, then
- * item order), which decides the 1,000 entries one answer resolves; then each entry is rebuilt depth
- * first. Below `depth`, on a cycle (the page's own entry included) and past the budget a reference
- * is `{ id }`; a target the snapshot does not hold (not published, deleted), or a stored value that is
- * no entry id (contract §23), is `null` (single) or left out (multiple).
+ * Baked mode's reference resolution (contract §13, §17, §23): a snapshot keeps stored entry ids, and
+ * a build resolves them itself to get what `GET /v1/content/:pageId` gives a visitor. It spends the
+ * same budget in the same order as the server (server/src/modules/content/references.ts), so the
+ * answers are equal: occurrences breadth first (the page's references in walk order, fields in
+ * declaration order then item order; then the references inside those resolved, in the order they
+ * were), at most 1,000 of them and MAX_BYTES of JSON, each costing its `{ id, pageId, instanceKey,
+ * componentId, fields }` with its own references as `{ id }`. The 1,000th, or the first that does not
+ * fit, ends it. Below `depth`, on a cycle (the page's own entry included) and past the budget a
+ * reference is `{ id }`; a target the snapshot does not hold (not published, deleted), or a stored
+ * value that is no entry id (§23), is `null` (single) or left out (multiple). MAX_BYTES is the server's default CMS_RESOLVE_MAX_BYTES: a build
+ * against a server configured otherwise may resolve more or less than its reads.
  *
  * The snapshot carries no declarations: which fields are references is known from the components
  * the site declares (`createFolio({ components })` and `register`), by componentId. An entry whose
@@ -17,6 +20,7 @@ import type { PageEntry, Snapshot } from './types.js';
  */
 
 export const MAX_RESOLVED = 1000;
+export const MAX_BYTES = 5 * 1024 * 1024;
 
 /** Declarations by componentId. */
 export type Declared = ReadonlyMap<string, readonly FieldDefinition[]>;
@@ -92,46 +96,43 @@ export function resolveBaked(
   // A page id is data too: `constructor` (a valid id) must not find Object's member.
   const roots = Object.hasOwn(snapshot.content, pageId) ? (snapshot.content[pageId] ?? []) : [];
   if (declared.size === 0) return roots;
-  const fieldsOf = (componentId: string) => declared.get(componentId) ?? [];
   const walk = (entry: { componentId: string; fields: Fields }, visit: Visit) =>
-    mapObject(fieldsOf(entry.componentId), entry.fields, visit);
+    mapObject(declared.get(entry.componentId) ?? [], entry.fields, visit);
 
   // Every entry of the snapshot by id (built once per snapshot and page read; a build reads each page once).
   const byId = new Map<string, Held>();
   for (const [page, entries] of Object.entries(snapshot.content))
-    for (const e of entries) if (e.id) byId.set(e.id, { ...e, id: e.id, pageId: page });
+    for (const { id, instanceKey, componentId, fields } of entries)
+      if (id) byId.set(id, { id, pageId: page, instanceKey, componentId, fields });
 
-  const resolved = new Set<string>();
-  let level: { componentId: string; fields: Fields }[] = roots;
-  for (let d = 1; d <= depth && level.length > 0; d++) {
-    const found: string[] = [];
-    for (const entry of level)
-      walk(entry, (id) => {
-        found.push(id);
-        return id;
+  // Occurrences level by level: each is rebuilt in place (`fields`), and those it resolves are the next level.
+  let left = MAX_RESOLVED;
+  let room = MAX_BYTES;
+  const out = roots.map((e) => ({ ...e }));
+  let level = out.map((e) => ({ e, chain: [e.id ?? ''] }));
+  for (let d = 0; d <= depth; d++) {
+    const next: typeof level = [];
+    for (const { e, chain } of level)
+      e.fields = walk(e, (id) => {
+        if (d === depth || !left || chain.includes(id)) return { id };
+        const target = byId.get(id);
+        if (!target) return OMIT;
+        // A copy per occurrence: its `fields` are rebuilt at the next level.
+        const held = { ...target };
+        // What this copy sends with its own references as `{ id }` (a further resolved one pays for itself).
+        const cost = new TextEncoder().encode(
+          JSON.stringify({ ...held, fields: walk(held, (i) => ({ id: i })) }),
+        ).length;
+        if (cost > room) {
+          left = 0;
+          return { id };
+        }
+        left--;
+        room -= cost;
+        next.push({ e: held, chain: [...chain, id] });
+        return held;
       });
-    const next: Held[] = [];
-    for (const id of found) {
-      if (resolved.has(id) || resolved.size >= MAX_RESOLVED) continue;
-      const target = byId.get(id);
-      if (!target) continue;
-      resolved.add(id);
-      next.push(target);
-    }
     level = next;
   }
-
-  const build = (entry: { componentId: string; fields: Fields }, chain: string[]): Fields =>
-    walk(entry, (id) => {
-      if (chain.length > depth || chain.includes(id)) return { id };
-      const target = byId.get(id);
-      if (!target) return OMIT;
-      if (!resolved.has(id)) return { id };
-      const { pageId: page, instanceKey, componentId } = target;
-      return { id, pageId: page, instanceKey, componentId, fields: build(target, [...chain, id]) };
-    });
-  return roots.map((e) => {
-    const fields = build(e, [e.id ?? '']);
-    return fields === e.fields ? e : { ...e, fields };
-  });
+  return out;
 }

@@ -142,6 +142,53 @@ for (const kind of dbKinds()) {
       }
     });
 
+    it('spends the same budget as the API: 1,000 occurrences, 5 MiB counted in UTF-8 bytes, in the same order', async () => {
+      const Note = component('Note', { text: 'text', items: list({ ref: reference() }) });
+      const Big = component('Big', { parts: list({ t: 'text' }) });
+      const site = await newSite(folio);
+      const live = createFolio({ url: folio.url, key: site.key });
+      await live.register('@site', [
+        { ...Note, instanceKey: 'y' },
+        { ...Note, instanceKey: 'z' },
+        { ...Big, instanceKey: 'big' },
+      ]);
+      await live.register('/fan', [{ ...Note, instanceKey: 'x' }]);
+      await live.register('/big', [{ ...Note, instanceKey: 'many' }]);
+      const id = (page: string, key: string) => site.entryId(page, key);
+      const [y, z, big] = await Promise.all([id('@site', 'y'), id('@site', 'z'), id('@site', 'big')]);
+      const refs = (to: string, n: number) => Array.from({ length: n }, () => ({ ref: to }));
+      // The count ends it: 600 copies of y, then 400 of the 1,200 copies of z inside them.
+      await site.edit('@site', 'z', { text: 'z' });
+      await site.edit('@site', 'y', { text: 'y', items: refs(z, 2) });
+      await site.edit('/fan', 'x', { items: refs(y, 600) });
+      // The bytes end it: 400 KB per copy in UTF-8 but 200,000 characters (a count of characters would fit 20).
+      await site.edit('@site', 'big', {
+        parts: Array.from({ length: 5 }, () => ({ t: 'é'.repeat(40_000) })),
+      });
+      await site.edit('/big', 'many', { items: [...refs(big, 20), { ref: z }] });
+
+      const response = await fetch(`${folio.url}/v1/snapshot`, { headers: { 'x-cms-key': site.key } });
+      const file = JSON.parse(await response.text()) as { data: Snapshot; error: null };
+      const baked = createFolio({ url: folio.url, key: site.key, snapshot: file, components: [Note, Big] });
+      const resolved = (value: unknown): number =>
+        typeof value !== 'object' || value === null
+          ? 0
+          : Object.values(value).reduce<number>((n, v) => n + resolved(v), 'componentId' in value ? 1 : 0);
+      for (const depth of [1, 2, 3]) {
+        for (const pageId of ['/fan', '/big']) {
+          const [bakedEntry] = await baked.page(pageId, { depth });
+          const [liveEntry] = await live.page(pageId, { depth });
+          assert.deepEqual(
+            comparable([bakedEntry as PageEntry]),
+            comparable([liveEntry as PageEntry]),
+            `${pageId} at ${depth}`,
+          );
+          const count = resolved(bakedEntry?.fields);
+          assert.equal(count, pageId === '/big' ? 13 : depth === 1 ? 600 : 1000, `${pageId} at ${depth}`);
+        }
+      }
+    });
+
     it('without the declarations, baked reads give the stored ids', async () => {
       const site = await newSite(folio);
       const live = createFolio({ url: folio.url, key: site.key });

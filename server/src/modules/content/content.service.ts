@@ -49,7 +49,7 @@ import {
 } from './publish-rules.js';
 import { createPublishedPages } from './published-pages.js';
 import { referenceTargets } from './reference-targets.js';
-import { DEFAULT_DEPTH, resolveReferences } from './references.js';
+import { DEFAULT_DEPTH, DEFAULT_RESOLVE_MAX_BYTES, resolveReferences } from './references.js';
 import { referencesOf } from './referrers.js';
 
 export type Fields = Record<string, unknown>;
@@ -579,10 +579,12 @@ export function createContentService(
   definitions: DeclaredTypes,
   /** Told when a statement template would not reproduce its build (a bug; the write still succeeds). */
   onTemplateMismatch?: (err: Error) => void,
+  /** CMS_RESOLVE_MAX_BYTES: the JSON one answer's resolved references may hold (references.ts). */
+  resolveMaxBytes = DEFAULT_RESOLVE_MAX_BYTES,
 ) {
   // Visitors' reads compose each entry in their locale (contract §14).
   const localesOf = async (projectId: string) => (await definitions.localesOf?.(db, projectId)) ?? null;
-  const pages = createPublishedPages(db, bus, undefined, localesOf);
+  const pages = createPublishedPages(db, bus, undefined, localesOf, resolveMaxBytes);
   const {
     forEditor,
     localeContext,
@@ -686,7 +688,7 @@ export function createContentService(
     const targets = ctx
       ? workingTargetsIn(db, projectId, ctx.locales, ctx.code)
       : referenceTargets(db, projectId, 'working');
-    const { fields } = await resolveReferences(roots, depth, targets);
+    const { fields } = await resolveReferences(roots, depth, targets, resolveMaxBytes);
     return entries.map((e, i) => ({ ...e, fields: fields[i] as Fields }));
   }
 
@@ -725,9 +727,9 @@ export function createContentService(
       fallback = true,
     ): Promise<PageViews> {
       const locales = await localesOf(projectId);
-      if (locales === null) return pageViews(db, projectId, pageId, drafts, depth);
+      if (locales === null) return pageViews(db, projectId, pageId, drafts, depth, resolveMaxBytes);
       const [visitor, editor, preview] = await Promise.all([
-        visitorViewIn(db, projectId, pageId, depth, locales, locale, fallback),
+        visitorViewIn(db, projectId, pageId, depth, locales, locale, fallback, resolveMaxBytes),
         drafts ? this.entriesForEditor(projectId, pageId, locale) : null,
         drafts ? this.entriesResolved(projectId, pageId, depth, locale) : null,
       ]);

@@ -35,6 +35,8 @@ export interface LocaleView {
   instanceKey: string;
   componentId: string;
   fields: Fields;
+  /** UTF-8 bytes of `fields` as JSON (the reference budget's measure, references.ts). */
+  bytes: number;
   publishedAt: string;
   version: number;
   /** The entry's `locales` for a visitor: each locale of the chain that holds a published copy of it. */
@@ -82,13 +84,15 @@ export function viewOf(
     const copy = publishedIn(slots, reader.locales, c);
     if (copy.fields !== null && copy.at !== null) locales[c] = { status: 'published', publishedAt: copy.at };
   }
+  // Canonical key order, as stored copies are: the bytes do not depend on which copy served which key.
+  const text = canonicalJson(view.fields);
   return {
     id: row.id,
     pageId: row.pageId,
     instanceKey: row.instanceKey,
     componentId: row.componentId,
-    // Canonical key order, as stored copies are: the bytes do not depend on which copy served which key.
-    fields: JSON.parse(canonicalJson(view.fields)) as Fields,
+    fields: JSON.parse(text) as Fields,
+    bytes: Buffer.byteLength(text),
     publishedAt: view.publishedAt,
     version: view.version,
     locales,
@@ -145,6 +149,7 @@ export const publishedTargetsIn =
         instanceKey: r.instanceKey,
         componentId: r.componentId,
         fields: view?.fields ?? null,
+        bytes: view?.bytes ?? 0,
         declared: declarationsOf(r.declaredFields),
       };
     });
@@ -163,12 +168,15 @@ export const workingTargetsIn =
     return rows.map((r) => {
       const declared = declarationsOf(r.declaredFields);
       const slots: Slots = { entry: r, others: others.get(r.id) ?? NO_ROWS };
+      const fields = workingIn(slots, locales, code, localizedKeys(declared)).fields;
       return {
         id: r.id,
         pageId: r.pageId,
         instanceKey: r.instanceKey,
         componentId: r.componentId,
-        fields: workingIn(slots, locales, code, localizedKeys(declared)).fields,
+        fields,
+        // Composed from several rows, so measured here (a member's read; visitors' copies are measured as stored).
+        bytes: Buffer.byteLength(JSON.stringify(fields)),
         declared,
       };
     });

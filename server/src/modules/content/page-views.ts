@@ -6,7 +6,13 @@ import { type Entry, type Fields, toEntry } from './content.service.js';
 import { pageIn, publishedTargetsIn, visitorLocale } from './locale-reads.js';
 import { problemsOfRows } from './publish-rules.js';
 import { referenceTargets } from './reference-targets.js';
-import { anyReferences, DEFAULT_DEPTH, type Resolved, resolveReferences } from './references.js';
+import {
+  anyReferences,
+  DEFAULT_DEPTH,
+  DEFAULT_RESOLVE_MAX_BYTES,
+  type Resolved,
+  resolveReferences,
+} from './references.js';
 
 /** A page's entries as each kind of caller sees them in GET /v1/content/:pageId, in page order. */
 export interface PageViews {
@@ -44,6 +50,8 @@ export async function pageViews(
   drafts = true,
   /** Levels of references resolved (contract §13: 0-3). */
   depth = DEFAULT_DEPTH,
+  /** CMS_RESOLVE_MAX_BYTES, for each view (references.ts). */
+  resolveMaxBytes = DEFAULT_RESOLVE_MAX_BYTES,
 ): Promise<PageViews> {
   const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
   rows.sort(byPosition);
@@ -78,8 +86,10 @@ export async function pageViews(
     };
   }
   const [published, working] = await Promise.all([
-    resolveReferences(rootsOf(visitor), depth, referenceTargets(db, projectId, 'published')),
-    drafts ? resolveReferences(rootsOf(editor), depth, referenceTargets(db, projectId, 'working')) : NO_PAGES,
+    resolveReferences(rootsOf(visitor), depth, referenceTargets(db, projectId, 'published'), resolveMaxBytes),
+    drafts
+      ? resolveReferences(rootsOf(editor), depth, referenceTargets(db, projectId, 'working'), resolveMaxBytes)
+      : NO_PAGES,
   ]);
   return {
     visitor: visitor.map((e, i) => ({ ...e, fields: published.fields[i] as Fields })),
@@ -102,11 +112,18 @@ export async function visitorViewIn(
   locales: Locales,
   locale: string | undefined,
   fallback: boolean,
+  /** CMS_RESOLVE_MAX_BYTES (references.ts). */
+  resolveMaxBytes = DEFAULT_RESOLVE_MAX_BYTES,
 ): Promise<{ entries: Entry[]; pages: Set<string>; chain: string[] }> {
   const reader = visitorLocale(locales, locale ?? locales.default, fallback);
   const views = await pageIn(db, projectId, pageId, reader);
   views.sort(byPosition);
-  const { fields, pages } = await resolveReferences(views, depth, publishedTargetsIn(db, projectId, reader));
+  const { fields, pages } = await resolveReferences(
+    views,
+    depth,
+    publishedTargetsIn(db, projectId, reader),
+    resolveMaxBytes,
+  );
   const entries = views.map(
     (v, i): Entry => ({
       id: v.id,

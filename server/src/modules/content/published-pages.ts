@@ -10,6 +10,7 @@ import { pageIn, publishedTargetsIn, visitorLocale } from './locale-reads.js';
 import { referenceTargets } from './reference-targets.js';
 import {
   DEFAULT_DEPTH,
+  DEFAULT_RESOLVE_MAX_BYTES,
   type LoadTargets,
   MAX_DEPTH,
   type ReferenceTarget,
@@ -166,6 +167,8 @@ export function createPublishedPages(
   bus: ChangeBus,
   maxBytes = 64 * 1024 * 1024,
   localesOf: LocalesOf = withoutLocales,
+  /** CMS_RESOLVE_MAX_BYTES (references.ts). */
+  resolveMaxBytes = DEFAULT_RESOLVE_MAX_BYTES,
 ) {
   const cache = new MemoCache<PublishedPage>(bus, (p) => p.body.length + 200, maxBytes);
   /** Page key → keys of cached answers that read an entry of that page to resolve a reference. */
@@ -300,8 +303,8 @@ export function createPublishedPages(
   }
 
   /**
-   * Loads and settles `keys` of one project: one query for their entries, one per level for their
-   * targets. A project with locales reads each page in its locale (loadIn), one by one.
+   * Loads and settles `keys` of one project: one query for their entries, one per level (and per 50
+   * targets, references.ts) for their targets. A project with locales reads each page in its locale (loadIn), one by one.
    */
   async function loadPages(projectId: string, keys: Queued[]): Promise<void> {
     const locales = await localesOf(projectId);
@@ -356,7 +359,7 @@ export function createPublishedPages(
       fields: JSON.parse(r.publishedFields) as Fields,
       declared: declarationsOf(r.declaredFields),
     }));
-    const { fields, pages } = await resolveReferences(roots, depth, targets);
+    const { fields, pages } = await resolveReferences(roots, depth, targets, resolveMaxBytes);
     // Registered before the answer is stored: a change to one of these pages from now on drops it,
     // and one that came during the load refuses to store it (MemoCache's epoch).
     dependOn(cacheKey, projectId, pages);
@@ -383,6 +386,7 @@ export function createPublishedPages(
       views,
       parts.depth,
       publishedTargetsIn(db, projectId, reader),
+      resolveMaxBytes,
     );
     // Registered before the answer is stored (as in load).
     dependOn(cacheKey, projectId, pages);

@@ -20,6 +20,8 @@ export const referenceTargets =
         instanceKey: r.instanceKey,
         componentId: r.componentId,
         fields: text === null ? null : (JSON.parse(text) as Fields),
+        // The stored text's length is the budget's measure (references.ts): counted, never re-serialised.
+        bytes: text === null ? 0 : Buffer.byteLength(text),
         declared: declarationsOf(r.declaredFields),
       };
     });
