@@ -30,6 +30,7 @@ type Visit = (id: string) => unknown;
 const ENTRY_ID = /^ent_[0-9A-HJKMNP-TV-Z]{26}$/;
 const OMIT = Symbol('omit');
 const isId = (v: unknown): v is string => typeof v === 'string' && ENTRY_ID.test(v);
+const own = Object.hasOwn;
 const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function mapValue(d: FieldDefinition, value: unknown, visit: Visit): unknown {
@@ -38,13 +39,12 @@ function mapValue(d: FieldDefinition, value: unknown, visit: Visit): unknown {
       // A stored value that is no entry id (an object kept when a json field became a reference, a
       // number) is left out as the server's reads leave it out: it never passes for a resolved one.
       if (isId(value)) return visit(value);
-      if (!Array.isArray(value)) return OMIT;
-      const out: unknown[] = [];
-      for (const id of value) {
-        const mapped = isId(id) ? visit(id) : OMIT;
-        if (mapped !== OMIT) out.push(mapped);
-      }
-      return out;
+      return Array.isArray(value)
+        ? value
+            .filter(isId)
+            .map(visit)
+            .filter((m) => m !== OMIT)
+        : OMIT;
     }
     case 'object':
       return isObject(value) ? mapObject(d.fields, value, visit) : value;
@@ -68,7 +68,7 @@ function mapObject(declared: readonly FieldDefinition[], value: Fields, visit: V
   let out: Fields | null = null;
   for (const d of declared) {
     // Own keys only (contract §23): a field named `constructor` must not find Object's.
-    const v = Object.hasOwn(value, d.key) ? value[d.key] : undefined;
+    const v = own(value, d.key) ? value[d.key] : undefined;
     if (v === undefined || v === null) continue;
     const mapped = mapValue(d, v, visit);
     if (mapped === v) continue;
@@ -94,7 +94,7 @@ export function resolveBaked(
   declared: Declared,
 ): PageEntry[] {
   // A page id is data too: `constructor` (a valid id) must not find Object's member.
-  const roots = Object.hasOwn(snapshot.content, pageId) ? (snapshot.content[pageId] ?? []) : [];
+  const roots = own(snapshot.content, pageId) ? (snapshot.content[pageId] ?? []) : [];
   if (declared.size === 0) return roots;
   const walk = (entry: { componentId: string; fields: Fields }, visit: Visit) =>
     mapObject(declared.get(entry.componentId) ?? [], entry.fields, visit);
@@ -120,9 +120,7 @@ export function resolveBaked(
         // A copy per occurrence: its `fields` are rebuilt at the next level.
         const held = { ...target };
         // What this copy sends with its own references as `{ id }` (a further resolved one pays for itself).
-        const cost = new TextEncoder().encode(
-          JSON.stringify({ ...held, fields: walk(held, (i) => ({ id: i })) }),
-        ).length;
+        const cost = new Blob([JSON.stringify({ ...held, fields: walk(held, (i) => ({ id: i })) })]).size;
         if (cost > room) {
           left = 0;
           return { id };
