@@ -71,6 +71,11 @@ export interface Config {
   /** CMS_MAX_PAGES_PER_PROJECT: pages one project may hold (contract §13; part one had 1000). */
   readonly maxPagesPerProject: number;
   /**
+   * CMS_RULES_BUDGET_MS: CPU one request's rule checks may spend (contract §23; pattern compiles and
+   * matches): beyond it a sync is 422 and a value counts as breaking its pattern.
+   */
+  readonly rulesBudgetMs: number;
+  /**
    * Live streams (GET /v1/live): heartbeat interval, open streams per project per instance, open
    * streams per project per client address per instance (contract §16), unsent bytes per stream.
    */
@@ -209,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     projectCreateLimitPerHour: int('CMS_PROJECT_CREATE_LIMIT_PER_HOUR', 20, 1),
     syncLimitPerMinute: int('CMS_SYNC_LIMIT_PER_MINUTE', 120, 1),
     maxPagesPerProject: int('CMS_MAX_PAGES_PER_PROJECT', 20_000, 1, 1_000_000),
+    rulesBudgetMs: int('CMS_RULES_BUDGET_MS', 200, 1, 60_000),
     liveHeartbeatMs: int('CMS_LIVE_HEARTBEAT_MS', 15_000, 10, 15_000),
     liveMaxStreamsPerProject: int('CMS_LIVE_MAX_STREAMS_PER_PROJECT', 1000, 1, 1_000_000),
     liveStreamsPerClient: int('CMS_LIVE_STREAMS_PER_CLIENT', 20, 1, 1_000_000),

@@ -2,7 +2,13 @@ import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
 import { actorLabel, type Outbox } from '../../outbox/index.js';
-import { AppError, type FieldProblem, forbidden, validationFailed } from '../../shared/errors.js';
+import {
+  AppError,
+  type FieldProblem,
+  forbidden,
+  rulesTooCostly,
+  validationFailed,
+} from '../../shared/errors.js';
 import { pageIdProblem } from '../../shared/page-ids.js';
 import type { ActivityActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
@@ -12,6 +18,7 @@ import type { DefinitionRow } from './definitions.table.js';
 import { checkDeclarations, defaultsOf } from './field-declarations.js';
 import { LIMITS } from './limits.js';
 import { pageOrder } from './page-order.js';
+import { RuleBudget } from './rule-budget.js';
 import {
   type ComponentInput,
   type FieldDeclaration,
@@ -37,6 +44,8 @@ export interface DefinitionsDeps {
   limiter: WindowLimiter;
   /** Pages one project may hold (CMS_MAX_PAGES_PER_PROJECT), counted by EntryStubs.countPages. */
   maxPages: number;
+  /** CMS_RULES_BUDGET_MS (contract §23): what one sync's rule checks may spend; absent: the default. */
+  rulesBudgetMs?: number;
 }
 
 /**
@@ -90,8 +99,12 @@ function checkPageId(pageId: string): void {
   if (problem) throw validationFailed(`The page id ${problem}.`, [{ path: 'body.pageId', message: problem }]);
 }
 
-/** Duplicates inside one request, and declarations that break §13, are the caller's mistake: say which. */
-function checkComponents(components: ComponentInput[]): void {
+/**
+ * Duplicates inside one request, and declarations that break §13, are the caller's mistake: say
+ * which (400). Patterns compile, and defaults are checked against them, within one rule budget for
+ * the whole sync (contract §23): a sync it cannot check within it is 422, nothing written.
+ */
+function checkComponents(components: ComponentInput[], budget: RuleBudget): void {
   const problems: FieldProblem[] = [];
   const keys = new Set<string>();
   components.forEach((c, i) => {
@@ -104,8 +117,9 @@ function checkComponents(components: ComponentInput[]): void {
         problems.push({ path: `body.components.${i}.fields.${j}.key`, message: 'is declared twice' });
       fieldKeys.add(f.key);
     });
-    problems.push(...checkDeclarations(c.fields, `body.components[${i}].fields`));
+    problems.push(...checkDeclarations(c.fields, `body.components[${i}].fields`, budget));
   });
+  if (budget.ranOut) throw rulesTooCostly(budget.ms, problems);
   if (problems.length > 0) throw validationFailed('The components are not valid.', problems);
 }
 
@@ -169,7 +183,7 @@ export function createDefinitionsService(
     async sync(projectId: string, request: SyncRequest) {
       const { pageId, components } = request;
       checkPageId(pageId);
-      checkComponents(components);
+      checkComponents(components, new RuleBudget(deps.rulesBudgetMs));
       const scope = await scopeFor(projectId, request.actor.type === 'site' ? 'site' : 'member');
       const read = await repo.definitionsOfPage(db, projectId, pageId);
       const plan = planSync(read.map(toStored), components, scope);
