@@ -308,11 +308,12 @@ export async function buildApp({
   // The project's locales come from the site cache (the projects module's, kept right by the change bus).
   const localesOf = async (_reader: unknown, projectId: string) =>
     (await sites.byId(projectId))?.locales ?? null;
+  const rulesBudgetMs = config.rulesBudgetMs;
   const content = createContentService(
     db,
     outbox,
     changes,
-    { declarationsOf, localesOf },
+    { declarationsOf, localesOf, rulesBudgetMs },
     (err) => app.log.error({ err }, 'statement template mismatch: the write used a fresh statement'),
     config.resolveMaxBytes,
   );
@@ -320,6 +321,7 @@ export async function buildApp({
     modeOf: projects.definitionSyncOf,
     limiter: syncLimit,
     maxPages: config.maxPagesPerProject,
+    rulesBudgetMs,
   });
   await app.register(definitionsRoutes(definitions), { prefix: '/v1/definitions' });
   const snapshot = createSnapshotService(changes, {

@@ -76,6 +76,11 @@ export interface Config {
    */
   readonly resolveMaxBytes: number;
   /**
+   * CMS_RULES_BUDGET_MS: CPU one request's rule checks may spend (contract §23; pattern compiles and
+   * matches): beyond it a sync is 422 and a value counts as breaking its pattern.
+   */
+  readonly rulesBudgetMs: number;
+  /**
    * Live streams (GET /v1/live): heartbeat interval, open streams per project per instance, open
    * streams per project per client address per instance (contract §16), unsent bytes per stream.
    */
@@ -216,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxPagesPerProject: int('CMS_MAX_PAGES_PER_PROJECT', 20_000, 1, 1_000_000),
     // The contract's 5 MB as 5 MiB, like the body limit; at most 256 MiB, well below V8's longest string.
     resolveMaxBytes: int('CMS_RESOLVE_MAX_BYTES', 5 * 1024 * 1024, 0, 256 * 1024 * 1024),
+    rulesBudgetMs: int('CMS_RULES_BUDGET_MS', 200, 1, 60_000),
     liveHeartbeatMs: int('CMS_LIVE_HEARTBEAT_MS', 15_000, 10, 15_000),
     liveMaxStreamsPerProject: int('CMS_LIVE_MAX_STREAMS_PER_PROJECT', 1000, 1, 1_000_000),
     liveStreamsPerClient: int('CMS_LIVE_STREAMS_PER_CLIENT', 20, 1, 1_000_000),

@@ -452,7 +452,9 @@ export type paths = {
          *
          *     Fields: `{ key, type, ...options }` of the types `text`, `richtext`, `number`, `boolean`, `select`, `date`, `datetime`, `color`, `image`, `url`, `json`, `link`, `reference`, `object`, `list`, `blocks` (the `FieldDeclaration` schemas; contract §13). A bad declaration is 400 with every problem's path (`body.components[0].fields[2].fields[0].options`); an unknown type is one sentence listing the types. `default`s fill the working copy of a stub the sync creates; a publishable-key sync's defaults are ignored (listed in `rejected`) unless `definitionSync` is `open`. In `additive` mode the publishable key cannot change a stored field's declaration (nested fields included), and a field it adds to an existing definition is stored without its rules and default (each listed in `rejected`). An instanceKey or field key sent twice in one request is 400, and so is the field key `__proto__` (no body could carry a value for it); `constructor`, `toString` and other names objects inherit are keys like any other.
          *
-         *     Limits (the publishable key is public, so they bound what a stranger can add): at most 500 components per request, 500 declarations per component at every depth, containers nested 5 deep, 64 KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) (400); page paths up to 512 characters, componentId, instanceKey and field keys up to 128 (400); at most 500 components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 `conflict` with `details.limit`).
+         *     Limits (the publishable key is public, so they bound what a stranger can add): at most 500 components per request, 500 declarations per component at every depth, containers nested 5 deep, 64 KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) compiling to at most 10000 instructions (a counted repeat copies what it repeats: `(?:a?){1000}` is 2,000; 400 beyond) (400); page paths up to 512 characters, componentId, instanceKey and field keys up to 128 (400); at most 500 components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 `conflict` with `details.limit`).
+         *
+         *     Rule cost (contract §23): a value of more than 10000 characters never matches a pattern; the sync's pattern compiles and its defaults' pattern checks run within CMS_RULES_BUDGET_MS (default 200) of CPU for the whole request, and a sync that cannot be checked within it is 422 `unpublishable` (`details`: the problems, those not checked saying so), nothing written.
          *
          *     Browsers: answers CORS for the project's `domains` (any origin while the list is empty).
          */
@@ -4968,7 +4970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The content breaks rules of its definition (`details`: every problem); nothing was published or written: `unpublishable` */
+            /** @description The content breaks rules of its definition, or (a definitions sync) its rules could not be checked within CMS_RULES_BUDGET_MS (`details`: every problem); nothing was published or written: `unpublishable` */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -6047,7 +6049,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The content breaks rules of its definition (`details`: every problem); nothing was published or written: `unpublishable` */
+            /** @description The content breaks rules of its definition, or (a definitions sync) its rules could not be checked within CMS_RULES_BUDGET_MS (`details`: every problem); nothing was published or written: `unpublishable` */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -6251,6 +6253,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The content breaks rules of its definition, or (a definitions sync) its rules could not be checked within CMS_RULES_BUDGET_MS (`details`: every problem); nothing was published or written: `unpublishable` */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unpublishable";
                         } & WithRequired<components["schemas"]["Error"], "code">;
                     };
                 };

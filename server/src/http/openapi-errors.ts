@@ -42,7 +42,7 @@ const DESCRIPTION: Record<number, string> = {
   412: 'If-Match names a version that is no longer current; nothing was written',
   413: 'Body over its limit',
   415: 'Unsupported media type',
-  422: 'The content breaks rules of its definition (`details`: every problem); nothing was published or written',
+  422: 'The content breaks rules of its definition, or (a definitions sync) its rules could not be checked within CMS_RULES_BUDGET_MS (`details`: every problem); nothing was published or written',
   429: 'Rate limited; retry after `Retry-After` seconds',
   500: 'Unexpected failure on our side; `details.requestId` names it in the logs',
   503: 'The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds',

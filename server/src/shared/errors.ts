@@ -83,6 +83,19 @@ export const unpublishable = (problems: PublishProblem[]) =>
     problems,
   );
 
+/**
+ * Contract §23: a sync whose patterns or defaults cannot be checked within the rules budget
+ * (CMS_RULES_BUDGET_MS); `details`: every problem found, those not checked saying so. Nothing was
+ * written. The one 422 code, as for content that breaks its rules: the defaults are content.
+ */
+export const rulesTooCostly = (budgetMs: number, problems: FieldProblem[]) =>
+  new AppError(
+    'unpublishable',
+    422,
+    `These declarations could not be checked within the rules budget (${budgetMs} ms, CMS_RULES_BUDGET_MS): use smaller patterns or shorter defaults. Nothing was written.`,
+    problems,
+  );
+
 /** Contract part two: the database cannot be reached for this request; nothing was written. */
 export const unavailable = (
   retryAfterSeconds = 1,

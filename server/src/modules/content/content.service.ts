@@ -31,6 +31,7 @@ import {
   type EntryStubs,
   holdsItems,
   LIMITS,
+  RuleBudget,
 } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import type { EntryRow, HistoryRow } from './content.table.js';
@@ -138,6 +139,8 @@ export interface DeclaredTypes {
   declarationsOf(definitionFields: string | null): Declarations;
   /** The project's locales (contract §14; the site cache in the HTTP process); absent: none anywhere. */
   localesOf?(reader: DbOrTx, projectId: string): Promise<Locales | null>;
+  /** CMS_RULES_BUDGET_MS (contract §23): what one operation's rule checks may spend; absent: the default. */
+  rulesBudgetMs?: number;
 }
 
 /**
@@ -228,6 +231,8 @@ export const entryStubs: EntryStubs = {
  */
 export function createContentOperations(outbox: Outbox, definitions: DeclaredTypes) {
   const { activityWrite, eventWrite, recordActivity } = outbox;
+  /** A new budget for one operation's rule checks (never shared between requests). */
+  const rulesBudget = () => new RuleBudget(definitions.rulesBudgetMs);
   /**
    * Checks values against the entry's declarations and the limits (400 listing every problem),
    * then the targets of the references they write (checkReferenceTargets).
@@ -252,9 +257,12 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
 
   /** The rule check of a publish of `working` (422 unpublishable, nothing written). */
   const checkPublishable = (reader: DbOrTx, row: repo.EntryForWrite, working: string) =>
-    assertPublishable(reader, row.projectId, [
-      { id: row.id, fields: working, declared: definitions.declarationsOf(row.declaredFields) },
-    ]);
+    assertPublishable(
+      reader,
+      row.projectId,
+      [{ id: row.id, fields: working, declared: definitions.declarationsOf(row.declaredFields) }],
+      rulesBudget(),
+    );
 
   /**
    * Locks the entry (PostgreSQL) so concurrent edits merge one after the other; 404 if not ours.
@@ -427,6 +435,7 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
         fields: r.fields,
         declared: definitions.declarationsOf(r.declaredFields),
       })),
+      rulesBudget(),
     );
     const now = isoNow();
     const rows = await repo.publishDraftsOfPage(trx, projectId, pageId, now);
@@ -481,7 +490,7 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
     ctx: LocaleContext | null = null,
   ): Promise<Entry[]> {
     if (ctx) return locale.forEditor(reader, rows, ctx);
-    const problems = await problemsOfRows(reader, rows);
+    const problems = await problemsOfRows(reader, rows, rulesBudget());
     return rows.map((r) => ({ ...toEntry(r), problems: problems.get(r.id) ?? [] }));
   }
 
@@ -500,6 +509,7 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
   const locale = createLocaleOperations({
     outbox,
     declarationsOf: definitions.declarationsOf,
+    rulesBudget,
     validate,
     lockedEntry,
     boundedFields,
@@ -727,7 +737,15 @@ export function createContentService(
       fallback = true,
     ): Promise<PageViews> {
       const locales = await localesOf(projectId);
-      if (locales === null) return pageViews(db, projectId, pageId, drafts, depth, resolveMaxBytes);
+      if (locales === null)
+        return pageViews(
+          db,
+          projectId,
+          pageId,
+          drafts ? new RuleBudget(definitions.rulesBudgetMs) : null,
+          depth,
+          resolveMaxBytes,
+        );
       const [visitor, editor, preview] = await Promise.all([
         visitorViewIn(db, projectId, pageId, depth, locales, locale, fallback, resolveMaxBytes),
         drafts ? this.entriesForEditor(projectId, pageId, locale) : null,

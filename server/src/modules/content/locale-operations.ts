@@ -9,7 +9,7 @@ import type { Locales } from '../../shared/locales.js';
 import { memberBehind } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
 import type { SessionCheck } from '../auth/index.js';
-import type { Declarations } from '../definitions/index.js';
+import type { Declarations, RuleBudget } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import type { Entry } from './content.service.js';
 import type { EntryLocaleRow, HistoryRow } from './content.table.js';
@@ -51,6 +51,8 @@ export type LocalizedEntry = Entry &
 export interface LocaleDeps {
   outbox: Outbox;
   declarationsOf(definitionFields: string | null): Declarations;
+  /** A new rule budget for one operation (contract §23). */
+  rulesBudget(): RuleBudget;
   validate(reader: DbOrTx, row: repo.EntryForWrite, values: Fields, merged: Fields): Promise<void>;
   lockedEntry(
     trx: Tx,
@@ -123,6 +125,7 @@ export function createLocaleOperations(deps: LocaleDeps) {
       reader,
       first.projectId,
       rows.map((r, i) => ruleSubject(r, slots[i] as Slots, ctx)),
+      deps.rulesBudget(),
     );
     return rows.map((r, i) =>
       view(r, slots[i] as Slots, ctx, problems.get(subjectKey(r.id, ctx.code)) ?? []),
@@ -272,14 +275,19 @@ export function createLocaleOperations(deps: LocaleDeps) {
       return (await forEditor(trx, [row], ctx))[0] as LocalizedEntry;
     }
     if (publish) {
-      await assertPublishable(trx, projectId, [
-        {
-          id: row.id,
-          fields: canonicalJson(valuesForRules(after, locales, code, localized)),
-          declared,
-          locale: code,
-        },
-      ]);
+      await assertPublishable(
+        trx,
+        projectId,
+        [
+          {
+            id: row.id,
+            fields: canonicalJson(valuesForRules(after, locales, code, localized)),
+            declared,
+            locale: code,
+          },
+        ],
+        deps.rulesBudget(),
+      );
     }
     const now = isoNow();
     let entry: repo.EntryWithDeclarations = row;
@@ -433,6 +441,7 @@ export function createLocaleOperations(deps: LocaleDeps) {
       trx,
       projectId,
       plans.map((p) => ruleSubject(p.row, publishing.get(p.row.id) ?? p.slots, { locales, code: p.code })),
+      deps.rulesBudget(),
     );
     const now = isoNow();
     for (const p of plans) {

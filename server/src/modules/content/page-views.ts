@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { Locales } from '../../shared/locales.js';
-import { byPosition, declarationsOf } from '../definitions/index.js';
+import { byPosition, declarationsOf, type RuleBudget } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 import { type Entry, type Fields, toEntry } from './content.service.js';
 import { pageIn, publishedTargetsIn, visitorLocale } from './locale-reads.js';
@@ -46,8 +46,11 @@ export async function pageViews(
   db: Db,
   projectId: string,
   pageId: string,
-  /** Whether the drafts views are wanted: their `problems` are computed only then (visitors never wait on them). */
-  drafts = true,
+  /**
+   * The rule budget when the drafts views are wanted (null: they are not): their `problems` are
+   * computed only then (visitors never wait on them).
+   */
+  drafts: RuleBudget | null,
   /** Levels of references resolved (contract §13: 0-3). */
   depth = DEFAULT_DEPTH,
   /** CMS_RESOLVE_MAX_BYTES, for each view (references.ts). */
@@ -55,7 +58,7 @@ export async function pageViews(
 ): Promise<PageViews> {
   const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
   rows.sort(byPosition);
-  const problems = drafts ? await problemsOfRows(db, rows) : new Map();
+  const problems = drafts ? await problemsOfRows(db, rows, drafts) : new Map();
   const editor: Entry[] = [];
   const visitor: Entry[] = [];
   for (const row of rows) {

@@ -6,16 +6,20 @@ import {
   declarationsOf,
   mapReferences,
   OMIT,
+  publishReport,
   type ReferenceWritten,
+  type RuleBudget,
 } from '../definitions/index.js';
 import * as repo from './content.repository.js';
 
 /**
  * The rules of a definition applied to content (contract §13): what would stop a publish, as the
- * `422 unpublishable` of a refused publish and as the `problems` editors read. Computed on demand
- * from the entry and its declarations (read with it, one query), so no stored copy can go stale when
- * a definition changes; the only lookup, whether `link`ed pages exist, is one query for all the
- * entries of a read or a publish.
+ * `422 unpublishable` of a refused publish and as the `problems` editors read. The rules' report of
+ * a copy is computed once per copy and definition and remembered (publishReport, in definitions:
+ * contract §23, never recomputed per read), so it cannot go stale when either changes: a changed
+ * copy or definition is another key. Patterns run within the operation's RuleBudget. The lookups,
+ * whether `link`ed pages and referenced entries exist, stay one query each for all the entries of
+ * a read or a publish, so a page created or an entry deleted since counts at once.
  */
 
 /** A problem as an editor reads it on an entry (`locale` null: the project has no locales). */
@@ -42,25 +46,25 @@ export async function problemsOf(
   db: DbOrTx,
   projectId: string,
   subjects: readonly RuleSubject[],
+  /** The operation's rule budget (contract §23), one per request or operation. */
+  budget: RuleBudget,
 ): Promise<Map<string, EntryProblem[]>> {
   const out = new Map<string, EntryProblem[]>();
   const links: { key: string; locale: string | null; path: string; pageId: string }[] = [];
   const judged = subjects
     .filter((s) => s.declared.size > 0)
-    .map((s) => {
-      const fields = JSON.parse(s.fields) as Record<string, unknown>;
-      return { s, fields, report: checkPublish(s.declared, fields) };
-    });
+    .map((s) => ({ s, report: publishReport(s.declared, s.fields, budget) }));
   // §17: a reference to an entry deleted since counts as missing (for `required` and a `min`): one
   // query for every reference of the read, and the rules again on a copy without those ids.
   const referenced = [...new Set(judged.flatMap((j) => j.report.references.map((r) => r.id)))];
   const existing = referenced.length > 0 ? await repo.componentsOfEntries(db, projectId, referenced) : null;
   for (const s of subjects) out.set(subjectKey(s.id, s.locale), []); // in the subjects' order
-  for (const { s, fields, report: first } of judged) {
+  for (const { s, report: first } of judged) {
     let report = first;
     if (existing && first.references.some((r) => !existing.has(r.id))) {
+      const fields = JSON.parse(s.fields) as Record<string, unknown>;
       const present = mapReferences(s.declared, fields, (id) => (existing.has(id) ? id : OMIT));
-      report = checkPublish(s.declared, present);
+      report = checkPublish(s.declared, present, budget);
     }
     const locale = s.locale ?? null;
     out.set(
@@ -84,11 +88,12 @@ export async function problemsOf(
 }
 
 /** The problems of entries read with their declarations (editor reads and live previews), by entry id. */
-export const problemsOfRows = (db: DbOrTx, rows: readonly repo.EntryWithDeclarations[]) =>
+export const problemsOfRows = (db: DbOrTx, rows: readonly repo.EntryWithDeclarations[], budget: RuleBudget) =>
   problemsOf(
     db,
     rows[0]?.projectId ?? '',
     rows.map((r) => ({ id: r.id, fields: r.fields, declared: declarationsOf(r.declaredFields) })),
+    budget,
   );
 
 /** Throws `422 unpublishable` listing every problem when any subject breaks a rule; nothing is written. */
@@ -96,9 +101,10 @@ export async function assertPublishable(
   db: DbOrTx,
   projectId: string,
   subjects: readonly RuleSubject[],
+  budget: RuleBudget,
 ): Promise<void> {
   if (subjects.every((s) => s.declared.size === 0)) return; // nothing declared: nothing can refuse
-  const byKey = await problemsOf(db, projectId, subjects);
+  const byKey = await problemsOf(db, projectId, subjects, budget);
   const all: PublishProblem[] = [];
   for (const s of subjects) {
     for (const p of byKey.get(subjectKey(s.id, s.locale)) ?? []) all.push({ entryId: s.id, ...p });

@@ -7,7 +7,7 @@ import { projectIdOf } from '../../http/auth.js';
 import { Envelope, errors } from '../../http/schemas.js';
 import { siteBodyTooLarge } from '../../http/site-body-limit.js';
 import { entryIdAsPageId, refuseEntryIdAsPageId } from '../../shared/entry-ids.js';
-import { AppError } from '../../shared/errors.js';
+import { AppError, rulesTooCostly } from '../../shared/errors.js';
 import {
   Definition,
   DryRunResult,
@@ -17,7 +17,9 @@ import {
   SyncResult,
 } from './definitions.schemas.js';
 import { type DefinitionsService, syncLocked } from './definitions.service.js';
+import { TOO_COSTLY as TOO_COSTLY_MESSAGE } from './field-checks.js';
 import { LIMITS } from './limits.js';
+import { MAX_PATTERN_PROGRAM, MAX_PATTERN_VALUE } from './pattern-engine.js';
 import type { SyncScope } from './sync-plan.js';
 
 const tags = ['Definitions'];
@@ -27,6 +29,10 @@ const PAGE_LIMIT = new AppError(
   `A page can hold at most ${LIMITS.componentsPerPage} components.`,
   { limit: LIMITS.componentsPerPage },
 );
+
+const TOO_COSTLY = rulesTooCostly(200, [
+  { path: 'body.components[0].fields[0].default', message: TOO_COSTLY_MESSAGE },
+]);
 
 const SYNC_DESCRIPTION = `Registers a page's components: each sent \`(pageId, instanceKey)\` definition is upserted, definitions not sent are kept, and a stub entry (\`fields: {}\`, \`status: "draft"\`) is created only where none exists. Idempotent: an unchanged sync writes nothing.
 
@@ -46,7 +52,9 @@ Refusals come before the body is read: with the publishable key alone, a \`locke
 
 Fields: \`{ key, type, ...options }\` of the types \`text\`, \`richtext\`, \`number\`, \`boolean\`, \`select\`, \`date\`, \`datetime\`, \`color\`, \`image\`, \`url\`, \`json\`, \`link\`, \`reference\`, \`object\`, \`list\`, \`blocks\` (the \`FieldDeclaration\` schemas; contract §13). A bad declaration is 400 with every problem's path (\`body.components[0].fields[2].fields[0].options\`); an unknown type is one sentence listing the types. \`default\`s fill the working copy of a stub the sync creates; a publishable-key sync's defaults are ignored (listed in \`rejected\`) unless \`definitionSync\` is \`open\`. In \`additive\` mode the publishable key cannot change a stored field's declaration (nested fields included), and a field it adds to an existing definition is stored without its rules and default (each listed in \`rejected\`). An instanceKey or field key sent twice in one request is 400, and so is the field key \`__proto__\` (no body could carry a value for it); \`constructor\`, \`toString\` and other names objects inherit are keys like any other.
 
-Limits (the publishable key is public, so they bound what a stranger can add): at most ${LIMITS.componentsPerSync} components per request, ${LIMITS.declarationsPerComponent} declarations per component at every depth, containers nested ${LIMITS.containerDepth} deep, ${LIMITS.componentDeclarationBytes / 1024} KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) (400); page paths up to ${LIMITS.pagePathLength} characters, componentId, instanceKey and field keys up to ${LIMITS.keyLength} (400); at most ${LIMITS.componentsPerPage} components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 \`conflict\` with \`details.limit\`).
+Limits (the publishable key is public, so they bound what a stranger can add): at most ${LIMITS.componentsPerSync} components per request, ${LIMITS.declarationsPerComponent} declarations per component at every depth, containers nested ${LIMITS.containerDepth} deep, ${LIMITS.componentDeclarationBytes / 1024} KB of declarations per component, 1–200 select options, patterns of at most 200 characters (RE2 syntax, linear time; a backreference is 400) compiling to at most ${MAX_PATTERN_PROGRAM} instructions (a counted repeat copies what it repeats: \`(?:a?){1000}\` is 2,000; 400 beyond) (400); page paths up to ${LIMITS.pagePathLength} characters, componentId, instanceKey and field keys up to ${LIMITS.keyLength} (400); at most ${LIMITS.componentsPerPage} components on one page and CMS_MAX_PAGES_PER_PROJECT pages per project (default 20000), counting every sync (409 \`conflict\` with \`details.limit\`).
+
+Rule cost (contract §23): a value of more than ${MAX_PATTERN_VALUE} characters never matches a pattern; the sync's pattern compiles and its defaults' pattern checks run within CMS_RULES_BUDGET_MS (default 200) of CPU for the whole request, and a sync that cannot be checked within it is 422 \`unpublishable\` (\`details\`: the problems, those not checked saying so), nothing written.
 
 Browsers: answers CORS for the project's \`domains\` (any origin while the list is empty).`;
 
@@ -84,7 +92,7 @@ export const definitionsRoutes =
           body: SyncBody,
           response: {
             200: Envelope(Type.Union([SyncResult, DryRunResult])),
-            ...errors(400, syncLocked(), siteBodyTooLarge(), 429, PAGE_LIMIT),
+            ...errors(400, syncLocked(), siteBodyTooLarge(), 429, PAGE_LIMIT, TOO_COSTLY),
           },
         },
       },

@@ -2,7 +2,13 @@ import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, pageKey, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { lockRow } from '../../db/dialect/index.js';
 import { actorLabel, type Outbox } from '../../outbox/index.js';
-import { AppError, type FieldProblem, forbidden, validationFailed } from '../../shared/errors.js';
+import {
+  AppError,
+  type FieldProblem,
+  forbidden,
+  rulesTooCostly,
+  validationFailed,
+} from '../../shared/errors.js';
 import { pageIdProblem } from '../../shared/page-ids.js';
 import type { ActivityActor } from '../../shared/principals.js';
 import { isoNow } from '../../shared/time.js';
@@ -12,6 +18,7 @@ import type { DefinitionRow } from './definitions.table.js';
 import { checkDeclarations, defaultsOf } from './field-declarations.js';
 import { LIMITS } from './limits.js';
 import { pageOrder } from './page-order.js';
+import { RuleBudget } from './rule-budget.js';
 import {
   type ComponentInput,
   type FieldDeclaration,
@@ -37,6 +44,8 @@ export interface DefinitionsDeps {
   limiter: WindowLimiter;
   /** Pages one project may hold (CMS_MAX_PAGES_PER_PROJECT), counted by EntryStubs.countPages. */
   maxPages: number;
+  /** CMS_RULES_BUDGET_MS (contract §23): what one sync's rule checks may spend; absent: the default. */
+  rulesBudgetMs?: number;
 }
 
 /**
@@ -96,8 +105,12 @@ function checkPageId(pageId: string): void {
   if (problem) throw validationFailed(`The page id ${problem}.`, [{ path: 'body.pageId', message: problem }]);
 }
 
-/** Duplicates inside one request, and declarations that break §13, are the caller's mistake: say which. */
-function checkComponents(components: ComponentInput[]): void {
+/**
+ * Duplicates inside one request, and declarations that break §13, are the caller's mistake: say
+ * which (400). Patterns compile, and defaults are checked against them, within one rule budget for
+ * the whole sync (contract §23): a sync it cannot check within it is 422, nothing written.
+ */
+function checkComponents(components: ComponentInput[], budget: RuleBudget): void {
   const problems: FieldProblem[] = [];
   const keys = new Set<string>();
   components.forEach((c, i) => {
@@ -117,8 +130,9 @@ function checkComponents(components: ComponentInput[]): void {
         });
       fieldKeys.add(f.key);
     });
-    problems.push(...checkDeclarations(c.fields, `body.components[${i}].fields`));
+    problems.push(...checkDeclarations(c.fields, `body.components[${i}].fields`, budget));
   });
+  if (budget.ranOut) throw rulesTooCostly(budget.ms, problems);
   if (problems.length > 0) throw validationFailed('The components are not valid.', problems);
 }
 
@@ -189,7 +203,7 @@ export function createDefinitionsService(
     async sync(projectId: string, request: SyncRequest) {
       const { pageId, components, scope } = request;
       checkPageId(pageId);
-      checkComponents(components);
+      checkComponents(components, new RuleBudget(deps.rulesBudgetMs));
       const read = await repo.definitionsOfPage(db, projectId, pageId);
       const plan = planSync(read.map(toStored), components, scope);
       if (request.dryRun) {

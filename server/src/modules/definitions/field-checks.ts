@@ -1,13 +1,23 @@
-import { RE2JS } from 're2js';
 import type { BlockDeclaration, FieldDeclaration, ValueContext } from './field-types.js';
+import { compilePattern, matchesPattern, PatternTooLarge } from './pattern-engine.js';
+import type { RuleBudget } from './rule-budget.js';
+
+export { matchesPattern } from './pattern-engine.js';
 
 /**
  * The small checks the field types are built from (field-types.ts): option checks, value tests
  * (dates, URLs, entry ids), the linear-time pattern engine and the item walks of lists and blocks.
  */
 
-/** An option's check: the message when the option's value is not valid, else null. */
-export type OptionCheck = (value: unknown, declaration: FieldDeclaration) => string | null;
+/**
+ * An option's check: the message when the option's value is not valid, else null. `budget`: the
+ * sync's rule budget (a pattern is compiled on it).
+ */
+export type OptionCheck = (
+  value: unknown,
+  declaration: FieldDeclaration,
+  budget: RuleBudget,
+) => string | null;
 
 /** `object[key]` when it is the object's own (a key such as `constructor` must not reach the prototype). */
 export const ownOf = <T>(object: Record<string, T>, key: string): T | undefined =>
@@ -66,55 +76,6 @@ export const hasControl = (s: string): boolean => {
 /** An entry id: `ent_` and 26 Crockford base-32 characters (src/shared/ids.ts). */
 export const ENTRY_ID = /^ent_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** Patterns compiled once each (a publish checks the same few many times); bounded. */
-const compiled = new Map<string, RE2JS>();
-/** `pattern.source` as §17 runs it: the whole value, no flags, on RE2 (linear time, no backreferences). */
-export function compilePattern(source: string): RE2JS {
-  let pattern = compiled.get(source);
-  if (!pattern) {
-    // Alone first: a source such as `a)|(b` compiles once wrapped, with another meaning.
-    RE2JS.compile(source);
-    pattern = RE2JS.compile(`^(?:${source})$`);
-    if (compiled.size >= 1000) compiled.clear();
-    compiled.set(source, pattern);
-  }
-  return pattern;
-}
-
-/** Values up to this many UTF-16 units have their pattern results remembered. */
-const REMEMBERED_VALUE = 256;
-/** Results remembered, all patterns together (at most ~5 MB of keys), then forgotten at once. */
-const REMEMBERED_RESULTS = 10_000;
-/** Pattern source → value → whether it matches (a Map per source: no separator to confuse). */
-const results = new Map<string, Map<string, boolean>>();
-let remembered = 0;
-
-/**
- * Whether `value` matches `pattern.source` (compilePattern). RE2JS is linear but slow, about a
- * microsecond or two per short value: a publish of 50 list items with a pattern each spent more on
- * it than on everything else its rules check (issue 34, bench/writes). A publish checks every value
- * of the entry again, most unchanged since the last save, so short values' results are remembered.
- */
-export function matchesPattern(source: string, value: string): boolean {
-  if (value.length > REMEMBERED_VALUE) return compilePattern(source).matches(value);
-  let bySource = results.get(source);
-  const known = bySource?.get(value);
-  if (known !== undefined) return known;
-  const matched = compilePattern(source).matches(value);
-  if (remembered >= REMEMBERED_RESULTS) {
-    results.clear();
-    remembered = 0;
-    bySource = undefined;
-  }
-  if (!bySource) {
-    bySource = new Map();
-    results.set(source, bySource);
-  }
-  bySource.set(value, matched);
-  remembered++;
-  return matched;
-}
-
 // Option checks, shared by the types that take them.
 export const isBool: OptionCheck = (v) => (typeof v === 'boolean' ? null : 'must be true or false');
 export const count =
@@ -126,7 +87,9 @@ export const count =
 export const finite: OptionCheck = (v) =>
   typeof v === 'number' && Number.isFinite(v) ? null : 'must be a number';
 export const dateOption: OptionCheck = (v) => (isDate(v) ? null : 'must be a date "YYYY-MM-DD"');
-export const pattern: OptionCheck = (v) => {
+/** What a pattern the rule budget could not compile says (the sync is then a 422, contract §23). */
+export const NOT_COMPILED = 'could not be compiled within the rules budget (CMS_RULES_BUDGET_MS)';
+export const pattern: OptionCheck = (v, _d, budget) => {
   if (!isPlainObject(v) || typeof v.source !== 'string') return 'must be { source, message? }';
   const extra = Object.keys(v).filter((k) => k !== 'source' && k !== 'message');
   if (extra.length > 0) return `takes only source and message, not ${extra.join(', ')}`;
@@ -134,12 +97,28 @@ export const pattern: OptionCheck = (v) => {
     return 'message must be a string of at most 500 characters';
   if (v.source.length === 0 || codePoints(v.source) > 200) return 'source must be 1 to 200 characters';
   try {
-    compilePattern(v.source);
-    return null;
+    return compilePattern(v.source, budget) ? null : `source ${NOT_COMPILED}`;
   } catch (err) {
+    if (err instanceof PatternTooLarge) return `source ${err.message}`;
     return `source is not a pattern the linear-time engine (RE2 syntax) accepts: ${(err as Error).message}`;
   }
 };
+/** What a value says when the rule budget could not afford its pattern (contract §23: it breaks it). */
+export const TOO_COSTLY =
+  'counts as not matching its pattern: checking it was too costly (over the rules budget, CMS_RULES_BUDGET_MS)';
+
+/** A text's `pattern` rule: the whole value, within the request's budget (pattern-engine.ts). */
+export function patternRule(
+  p: { source: string; message?: string },
+  value: string,
+  path: string,
+  ctx: ValueContext,
+): void {
+  const matched = matchesPattern(p.source, value, ctx.budget);
+  if (matched === undefined) ctx.fail(path, TOO_COSTLY);
+  else if (!matched) ctx.fail(path, p.message ?? `must match the pattern ${p.source}`);
+}
+
 export const minNotAboveMax = (d: FieldDeclaration, min = 'min', max = 'max') =>
   typeof d[min] === 'number' && typeof d[max] === 'number' && (d[min] as number) > (d[max] as number)
     ? [{ option: min, message: `must not be more than ${max}` }]

@@ -9,6 +9,7 @@ import {
 } from './field-types.js';
 import { checkDefault } from './field-values.js';
 import { LIMITS } from './limits.js';
+import { RuleBudget } from './rule-budget.js';
 
 /**
  * A component's field declarations as a sync sends them (contract §13, §17), checked with the path of
@@ -29,8 +30,16 @@ const COMMON_CHECKS: Record<string, (v: unknown) => string | null> = {
   localized: (v) => (typeof v === 'boolean' ? null : 'must be true or false'),
 };
 
-/** Problems of one component's `fields`, at `path` (`body.components[0].fields`). */
-export function checkDeclarations(fields: readonly FieldDeclaration[], path: string): FieldProblem[] {
+/**
+ * Problems of one component's `fields`, at `path` (`body.components[0].fields`). Patterns are
+ * compiled, and defaults checked against them, within the sync's `budget` (contract §23): when it
+ * runs out, `budget.ranOut` says so and the problems name what was not checked.
+ */
+export function checkDeclarations(
+  fields: readonly FieldDeclaration[],
+  path: string,
+  budget: RuleBudget = new RuleBudget(),
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const fail = (at: string, message: string) => problems.push({ path: at, message });
   const bytes = Buffer.byteLength(JSON.stringify(fields));
@@ -74,7 +83,7 @@ export function checkDeclarations(fields: readonly FieldDeclaration[], path: str
           fail(`${here}.${option}`, `is not an option of a "${d.type}" field`);
           continue;
         }
-        const message = check(value, d);
+        const message = check(value, d, budget);
         if (message) fail(`${here}.${option}`, message);
       }
       if (depth > 0 && d.localized !== undefined) {
@@ -94,7 +103,7 @@ export function checkDeclarations(fields: readonly FieldDeclaration[], path: str
       }
       if (d.default !== undefined && problems.length === before) {
         if (spec.noDefault) fail(`${here}.default`, `a "${d.type}" field takes no default`);
-        else problems.push(...checkDefault(d, d.default, `${here}.default`));
+        else problems.push(...checkDefault(d, d.default, `${here}.default`, budget));
       }
     }
   }

@@ -17,16 +17,17 @@ import {
   items,
   LINKABLE,
   MAX_ITEMS,
-  matchesPattern,
   minNotAboveMax,
   type OptionCheck,
   onlyWithMultiple,
   optionValues,
   ownOf,
   pattern,
+  patternRule,
   quoteList,
   textLength,
 } from './field-checks.js';
+import type { RuleBudget } from './rule-budget.js';
 
 export { codePoints, isPlainObject, ownOf } from './field-checks.js';
 
@@ -74,6 +75,8 @@ export interface BlockDeclaration {
 export interface ValueContext {
   /** `write`: shape only, `_key`s assigned; `publish`: shape and rules, nothing changed. */
   phase: 'write' | 'publish';
+  /** The request's rule budget (contract §23): what costly rules (patterns) may spend. */
+  budget: RuleBudget;
   fail(path: string, message: string): void;
   /** Checks the fields of a container's object (declared keys only: an unknown key is a problem). */
   walkObject(
@@ -129,8 +132,7 @@ export const FIELD_TYPE_SPECS: Record<FieldType, FieldTypeSpec> = {
       if (typeof d.maxLength === 'number' && n > d.maxLength)
         ctx.fail(path, `must be at most ${d.maxLength} characters`);
       const p = d.pattern as { source: string; message?: string } | undefined;
-      if (p && !matchesPattern(p.source, v as string))
-        ctx.fail(path, p.message ?? `must match the pattern ${p.source}`);
+      if (p) patternRule(p, v as string, path, ctx);
     },
   },
   richtext: {

@@ -8,6 +8,7 @@ import {
   specOf,
   type ValueContext,
 } from './field-types.js';
+import { RuleBudget } from './rule-budget.js';
 
 /**
  * Applies the field types (field-types.ts) to an entry's values: the shape of what a write brings
@@ -73,9 +74,10 @@ function isEmpty(value: unknown, spec: FieldTypeSpec, d: FieldDeclaration): bool
   return Array.isArray(value) && value.length === 0 && spec.counts?.(d) === true;
 }
 
-function context(phase: ValueContext['phase'], report: ValueReport): ValueContext {
+function context(phase: ValueContext['phase'], report: ValueReport, budget: RuleBudget): ValueContext {
   const ctx: ValueContext = {
     phase,
+    budget,
     fail: (path, message) => {
       report.problems.push({ path, message });
     },
@@ -147,7 +149,8 @@ export function checkWrite(
   prefix: string,
 ): ValueReport {
   const report: ValueReport = { problems: [], links: [], references: [] };
-  const ctx = context('write', report);
+  // Shapes only: no rule runs, so nothing may be drawn (a budget of 0 refuses any pattern).
+  const ctx = context('write', report, new RuleBudget(0));
   for (const [key, value] of Object.entries(values)) {
     const d = declared.get(key);
     if (d && value !== null) checkValue(d, value, `${prefix}.${key}`, ctx);
@@ -157,22 +160,33 @@ export function checkWrite(
 
 /**
  * What would stop a publish of `fields` (§13): every declared field's shape and rules, on the whole
- * copy. `links` still need their pages looked up (content does it, one query for many entries).
+ * copy, patterns within `budget` (the request's; contract §23). `links` still need their pages looked
+ * up (content does it, one query for many entries). A stored copy's report: publishReport (memoised).
  */
-export function checkPublish(declared: Declarations, fields: Record<string, unknown>): ValueReport {
+export function checkPublish(
+  declared: Declarations,
+  fields: Record<string, unknown>,
+  budget: RuleBudget = new RuleBudget(),
+): ValueReport {
   const report: ValueReport = { problems: [], links: [], references: [] };
-  const ctx = context('publish', report);
+  const ctx = context('publish', report, budget);
   for (const d of declared.values()) checkValue(d, ownOf(fields, d.key), `fields.${d.key}`, ctx);
   return report;
 }
 
 /**
- * A declaration's `default` (§13): it must fit the field's shape and rules. List items and blocks get
- * their `_key`s here, once, so every stub made from it holds the same items.
+ * A declaration's `default` (§13): it must fit the field's shape and rules, patterns within the
+ * sync's `budget` (contract §23). List items and blocks get their `_key`s here, once, so every stub
+ * made from it holds the same items.
  */
-export function checkDefault(d: FieldDeclaration, value: unknown, path: string): FieldProblem[] {
+export function checkDefault(
+  d: FieldDeclaration,
+  value: unknown,
+  path: string,
+  budget: RuleBudget,
+): FieldProblem[] {
   const report: ValueReport = { problems: [], links: [], references: [] };
-  checkValue(d, value, path, context('write', report));
-  if (report.problems.length === 0) checkValue(d, value, path, context('publish', report));
+  checkValue(d, value, path, context('write', report, budget));
+  if (report.problems.length === 0) checkValue(d, value, path, context('publish', report, budget));
   return report.problems;
 }

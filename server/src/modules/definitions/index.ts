@@ -23,3 +23,5 @@ export {
   type ReferenceWritten,
 } from './field-values.js';
 export { LIMITS } from './limits.js';
+export { publishReport } from './publish-memo.js';
+export { DEFAULT_RULES_BUDGET_MS, RuleBudget } from './rule-budget.js';
