@@ -17,11 +17,11 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, st
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { generate, operationsOf } from '../../test/fuzz/generate.js';
 import { rng } from '../../test/fuzz/random.js';
 import { fuzzFixtures } from '../../test/fuzz/suite.js';
+import { remoteApp } from '../../test/helpers/remote.js';
 import { freePort, root } from '../lib/processes.js';
 import { growth, type HeapGroup, summarizeSnapshot } from './heap-summary.js';
 
@@ -100,27 +100,7 @@ try {
   }
 
   // The suite's fixtures, made over HTTP: an app whose inject is a fetch to the server.
-  const overHttp = {
-    async inject(options: InjectOptions) {
-      const raw = options.payload;
-      const json = raw !== undefined && typeof raw !== 'string' && !Buffer.isBuffer(raw);
-      const res = await fetch(`${base}${options.url as string}`, {
-        method: options.method ?? 'GET',
-        headers: {
-          ...(json && { 'content-type': 'application/json' }),
-          ...(options.headers as Record<string, string>),
-        },
-        ...(raw !== undefined && { body: json ? JSON.stringify(raw) : (raw as string | Buffer) }),
-      });
-      const text = await res.text();
-      return {
-        statusCode: res.status,
-        headers: Object.fromEntries(res.headers),
-        body: text,
-        json: () => JSON.parse(text),
-      };
-    },
-  } as unknown as FastifyInstance;
+  const overHttp = remoteApp(base);
   const fx = await fuzzFixtures(overHttp);
   const ops = operationsOf((await (await fetch(`${base}/v1/openapi.json`)).json()) as never);
 
