@@ -33,6 +33,8 @@ const SNAPSHOTS = process.env.FOLIO_HEAP_SNAPSHOTS === '1';
 /** Requests in flight at once (the fuzz suite's 8 by default; FOLIO_FUZZ_WAVE for more). */
 const WAVE = Number(process.env.FOLIO_FUZZ_WAVE ?? 8);
 const MB = 1024 * 1024;
+const REQUEST_TIMEOUT_MS = 30_000;
+const unanswered: string[] = [];
 
 const dir = mkdtempSync(join(tmpdir(), 'folio-memory-'));
 const cleanups: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
@@ -156,6 +158,11 @@ try {
         res.on('error', () => resolve(0));
       });
       client.on('error', () => resolve(0));
+      // Bounded: a request the server never answers (one did, issue 42) is noted, not waited on forever.
+      client.setTimeout(REQUEST_TIMEOUT_MS, () => {
+        unanswered.push(`#${index} ${req.method} ${req.url.slice(0, 200)}`);
+        client.destroy();
+      });
       client.end(req.payload);
     });
   };
@@ -171,6 +178,8 @@ try {
   }
   const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
   process.stdout.write(`${COUNT} requests on ${kind}, ${WAVE} at a time: ${summary.join(' ')}\n`);
+  for (const line of unanswered)
+    process.stdout.write(`  unanswered after ${REQUEST_TIMEOUT_MS} ms: ${line}\n`);
   await measure('after');
   agent.destroy();
   await new Promise((r) => setTimeout(r, IDLE_S * 1000));
