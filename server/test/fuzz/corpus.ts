@@ -53,6 +53,18 @@ export const ODD_STRINGS: readonly string[] = [
   '$' + '{jndi:ldap://x}',
 ];
 
+/** Keys that name members of Object.prototype: as field or object keys they must stay data (§23). */
+export const PROTO_KEYS: readonly string[] = [
+  'constructor',
+  'toString',
+  'valueOf',
+  '__proto__',
+  'hasOwnProperty',
+];
+
+/** Integers a lenient parser takes (Number(), a schema's coercion): §23 allows only plain digits. */
+export const ODD_INTEGERS: readonly string[] = ['03', '1e0', '0x1', '%201', '+1', '-0', '1.0', '00'];
+
 /**
  * Deep nesting stands in the value tree as a marker string and is spliced into the JSON text at
  * the end (serialize): 5,000 levels built as objects would overflow JSON.stringify's own stack.
@@ -69,8 +81,28 @@ export function serialize(value: unknown): string {
   );
 }
 
+/** Wide values: many keys or items, each small (what a byte limit alone lets through in number). */
+function wide(r: Rng): unknown {
+  switch (r.int(4)) {
+    case 0:
+      return Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i]));
+    case 1:
+      return Array.from({ length: 100_000 }, () => 0);
+    case 2:
+      return Array.from({ length: 5_000 }, (_, i) => ({ _key: `k${i}`, title: 'x' }));
+    default:
+      // Prototype-named and locale-named keys, as an object value or a fields object would hold them.
+      return Object.fromEntries(
+        [...PROTO_KEYS.filter((k) => k !== '__proto__'), 'en', 'fr', 'fr-CA', 'default'].map((k) => [
+          k,
+          r.pick(['x', 1, null, { en: 'x' }]),
+        ]),
+      );
+  }
+}
+
 export function oddValue(r: Rng): unknown {
-  switch (r.int(8)) {
+  switch (r.int(9)) {
     case 0:
     case 1:
     case 2:
@@ -91,6 +123,8 @@ export function oddValue(r: Rng): unknown {
       ]);
     case 6:
       return deep(r.pick([40, 100, 5_000]), r.pick(['array', 'object'] as const));
+    case 7:
+      return wide(r);
     default:
       return { __proto__x: 1, constructor: { prototype: { polluted: true } } };
   }
@@ -113,6 +147,8 @@ export const RAW_BODIES: readonly (string | Buffer)[] = [
   '\ufeff{}',
   '{"__proto__":{"polluted":true}}',
   '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"fields":{"constructor":"a","toString":"b","valueOf":"c","hasOwnProperty":"d"}}',
+  '{"fields":{"__proto__":"a"}}',
   '['.repeat(10_000),
   '{"a":'.repeat(3_000),
   '1e99999',

@@ -3,9 +3,11 @@ import {
   JUNK_CREDENTIALS,
   multipartBody,
   ODD_HEADERS,
+  ODD_INTEGERS,
   ODD_PATH_SEGMENTS,
   ODD_STRINGS,
   oddValue,
+  PROTO_KEYS,
   RAW_BODIES,
   serialize,
 } from './corpus.js';
@@ -44,6 +46,8 @@ export interface FuzzRequest {
   url: string;
   headers: Record<string, string>;
   payload?: string | Buffer;
+  /** A query integer written as §23 refuses it (`03`, `+1`...): the answer must not be a success. */
+  oddInteger?: string;
 }
 
 /** Operations that would end the fuzz run's own credentials: they get junk credentials only. */
@@ -161,7 +165,7 @@ function mutate(value: unknown, r: Rng): unknown {
       target[
         Array.isArray(target)
           ? String(keys.length)
-          : r.pick(['extra', '__proto__', 'constructor', '', '\u0000', r.pick(ODD_STRINGS).slice(0, 50)])
+          : r.pick(['extra', ...PROTO_KEYS, '', '\u0000', r.pick(ODD_STRINGS).slice(0, 50)])
       ] = oddValue(r);
   }
   return out;
@@ -182,7 +186,11 @@ function pathValue(name: string, collection: string, fx: Fixtures, r: Rng): stri
   const real = fx.ids[name] ?? fx.ids[collection] ?? [];
   if (real.length && r.chance(0.5)) return encode(r.pick(real));
   if (r.chance(0.4)) return r.pick(ODD_PATH_SEGMENTS);
-  return encode(String(oddValue(r)).slice(0, 3_000)) || 'x';
+  const value = oddValue(r);
+  // An object whose own toString is a string (a prototype-named key) cannot be made a string.
+  const text =
+    value !== null && typeof value === 'object' && Object.hasOwn(value, 'toString') ? '{}' : String(value);
+  return encode(text.slice(0, 3_000)) || 'x';
 }
 
 function queryValue(schema: Schema, r: Rng): string {
@@ -223,14 +231,20 @@ export function generate(op: Operation, fx: Fixtures, r: Rng): FuzzRequest {
     .join('/');
 
   const query: string[] = [];
+  let oddInteger: string | undefined;
   for (const p of op.params.filter((p) => p.in === 'query')) {
-    if (r.chance(0.6)) query.push(`${p.name}=${queryValue(p.schema, r)}`);
+    if (p.schema.type === 'integer' && r.chance(0.15)) {
+      const odd = r.pick(ODD_INTEGERS);
+      query.push(`${p.name}=${odd}`);
+      oddInteger = `${p.name}=${odd}`;
+    } else if (r.chance(0.6)) query.push(`${p.name}=${queryValue(p.schema, r)}`);
     if (r.chance(0.1)) query.push(`${p.name}=${queryValue(p.schema, r)}`); // repeated
   }
-  if (r.chance(0.15)) query.push(`${r.pick(['extra', '__proto__', 'a[b]', '%00', ''])}=${queryValue({}, r)}`);
+  if (r.chance(0.15))
+    query.push(`${r.pick(['extra', ...PROTO_KEYS, 'a[b]', '%00', ''])}=${queryValue({}, r)}`);
   const url = query.length ? `${path}?${query.join('&')}` : path;
 
-  const request: FuzzRequest = { method: op.method, url, headers };
+  const request: FuzzRequest = { method: op.method, url, headers, ...(oddInteger && { oddInteger }) };
   const wantsBody = op.body !== undefined || r.chance(0.1);
   if (!wantsBody) return request;
 

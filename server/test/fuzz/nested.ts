@@ -5,8 +5,8 @@ import { describeEachDb } from '../helpers/app.js';
 import { newSite, type Site } from '../helpers/content.js';
 import type { DbKind } from '../helpers/db.js';
 import { envelopeProblem } from '../helpers/envelope.js';
-import { LANDING, landingEntry, VALID, validFor } from '../helpers/fields.js';
-import { oddValue, serialize } from './corpus.js';
+import { ENT, LANDING, landingEntry, VALID, validFor } from '../helpers/fields.js';
+import { oddValue, PROTO_KEYS, serialize } from './corpus.js';
 import { type Rng, rng } from './random.js';
 
 /**
@@ -15,10 +15,18 @@ import { type Rng, rng } from './random.js';
  * unknown key added, a `_key` repeated) and send it as a draft, a publish or a sync. Asserts what the
  * route fuzz does (no 5xx, every error enveloped) and that a saved list or blocks value holds
  * distinct, well-formed `_key`s. Reproduce one: FOLIO_FUZZ_SEED=<seed> FOLIO_FUZZ_ONLY=<index>.
+ *
+ * Issue 42: non-string items put in the multiple select and reference (`tags`, `related`), which must
+ * never be accepted (§23, shapes are total), prototype-named keys anywhere, and every answer within
+ * MAX_MS (the run stops after MAX_SLOW slower ones, so code without the bounds fails quickly).
  */
 const SEED = Number(process.env.FOLIO_FUZZ_SEED ?? 20_261_127);
 const COUNT = Number(process.env.FOLIO_FUZZ_COUNT ?? 1_500);
 const ONLY = process.env.FOLIO_FUZZ_ONLY === undefined ? null : Number(process.env.FOLIO_FUZZ_ONLY);
+const MAX_MS = Number(process.env.FOLIO_FUZZ_MAX_MS ?? 3_000);
+const MAX_SLOW = 5;
+/** What a multiple select or reference must not hold (§23): anything but a string. */
+const NON_STRINGS: readonly unknown[] = [123, null, true, [], {}, { id: ENT, fields: { title: 'FAKE' } }];
 
 type Node = Record<string, unknown> | unknown[];
 
@@ -51,7 +59,7 @@ function mutate(value: unknown, r: Rng): void {
       else at.unknownKey = 'x';
       break;
     case 3:
-      at[r.pick(['_key', '_type', 'constructor', 'toString', 'pageId', 'href'])] = oddValue(r);
+      at[r.pick(['_key', '_type', ...PROTO_KEYS, 'pageId', 'href'])] = oddValue(r);
       break;
     case 4:
       at[key] = r.pick(['', 'x'.repeat(70), 'ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2', '#fff', '2026-02-30', '@site']);
@@ -62,8 +70,23 @@ function mutate(value: unknown, r: Rng): void {
   }
 }
 
+/** Puts a non-string item into `related` or `tags` (which hold strings only); what it did, or null. */
+function nonStringItem(fields: Record<string, unknown>, r: Rng): string | null {
+  if (!r.chance(0.1)) return null;
+  const name = r.pick(['related', 'tags']);
+  const items = Array.isArray(fields[name]) ? [...(fields[name] as unknown[])] : [];
+  items.splice(r.int(items.length + 1), 0, r.pick(NON_STRINGS));
+  fields[name] = items;
+  return `patch with a non-string item (${name}: ${JSON.stringify(items)})`;
+}
+
 /** Every list item and block of a saved value has a well-formed `_key`, distinct in its array. */
 function keysProblem(fields: Record<string, unknown>): string | null {
+  for (const name of ['related', 'tags']) {
+    const items = fields[name];
+    if (Array.isArray(items) && !items.every((i) => typeof i === 'string'))
+      return `${name} saved with a non-string item: ${JSON.stringify(items).slice(0, 200)}`;
+  }
   for (const name of ['features', 'sections']) {
     const items = fields[name];
     if (!Array.isArray(items)) continue;
@@ -96,12 +119,13 @@ async function send(app: FastifyInstance, site: Site, entryId: string, r: Rng) {
     };
   }
   const fields = structuredClone(valid) as Record<string, unknown>;
-  for (let i = 0, n = 1 + r.int(3); i < n; i++) mutate(fields, r);
+  const nonString = nonStringItem(fields, r);
+  for (let i = 0, n = nonString ? 0 : 1 + r.int(3); i < n; i++) mutate(fields, r);
   const body: Record<string, unknown> = { fields };
   if (r.chance(0.3)) body.status = 'published';
   const payload = serialize(body);
   return {
-    kind: 'patch',
+    kind: nonString ?? 'patch',
     payload,
     res: await app.inject({
       method: 'PATCH',
@@ -127,15 +151,29 @@ export function nestedFuzzSuite(kind: DbKind): void {
         valid = await validFor(ctx.app, site);
       });
 
-      it(`${COUNT} seeded nested mutations: no 5xx, errors enveloped, _keys well-formed`, async (t) => {
+      it(`${COUNT} seeded nested mutations: no 5xx, errors enveloped, _keys well-formed, shapes total, each within ${MAX_MS} ms`, async (t) => {
         const statuses = new Map<number, number>();
         const failures: string[] = [];
         const indices = ONLY === null ? Array.from({ length: COUNT }, (_, i) => i) : [ONLY];
+        let slow = 0;
+        let slowest = 0;
+        let sent = 0;
         for (const index of indices) {
+          if (slow >= MAX_SLOW) break;
+          sent++;
+          const started = performance.now();
           const { kind: what, payload, res } = await send(ctx.app, site, entryId, rng(SEED, index));
+          const ms = Math.round(performance.now() - started);
+          slowest = Math.max(slowest, ms);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
           const where = `#${index} (FOLIO_FUZZ_SEED=${SEED} FOLIO_FUZZ_ONLY=${index}) ${what} ${payload.slice(0, 300)}`;
-          if (res.statusCode >= 500)
+          if (ms > MAX_MS) {
+            slow++;
+            failures.push(`${where}\n  -> ${res.statusCode} after ${ms} ms (bound ${MAX_MS} ms)`);
+          }
+          if (what.includes('non-string') && res.statusCode < 400)
+            failures.push(`${where}\n  -> ${res.statusCode}: a non-string item was accepted (§23)`);
+          else if (res.statusCode >= 500)
             failures.push(`${where}\n  -> ${res.statusCode} ${res.body.slice(0, 300)}`);
           else if (res.statusCode >= 400) {
             const why = envelopeProblem(res.body, res.headers['content-type'] as string | undefined);
@@ -146,7 +184,9 @@ export function nestedFuzzSuite(kind: DbKind): void {
           }
         }
         const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
-        t.diagnostic(`seed ${SEED}: ${indices.length} requests; statuses ${summary.join(' ')}`);
+        t.diagnostic(
+          `seed ${SEED}: ${sent} of ${indices.length} requests; statuses ${summary.join(' ')}; slowest ${slowest} ms`,
+        );
         assert.equal(
           failures.length,
           0,

@@ -9,6 +9,7 @@ import { bearer, call } from '../helpers/factories.js';
 import { makeImage, upload } from '../helpers/media.js';
 import { type Fixtures, type FuzzRequest, generate, operationsOf } from './generate.js';
 import { rng } from './random.js';
+import { SHAPE_NAMES, SHAPES, type ShapeFixtures, shapeFixtures } from './shapes.js';
 
 /**
  * The standing fuzz suite (issue 10): thousands of malformed requests over every route of the
@@ -19,11 +20,22 @@ import { rng } from './random.js';
  * FOLIO_FUZZ_COUNT changes the number of requests (10,000 by default). One file per database
  * (fuzz-sqlite.test.ts, fuzz-postgres.test.ts), so each has the runner's whole per-file time limit.
  * Requests go WAVE at a time: the same requests, concurrently, as a server sees them.
+ *
+ * Issue 42 added the shapes of shapes.ts (reference fans, costly patterns with long defaults,
+ * non-string items, prototype-named keys), one index in SHAPE_ONE_IN, each run alone after its
+ * wave; query integers written as §23 refuses them, which must not succeed; and a bound on time:
+ * every answer within MAX_MS (FOLIO_FUZZ_MAX_MS), measured in this process, so a wave's answers
+ * include the time its slowest request held the event loop. A request that blocks cannot be aborted
+ * in process, so the run stops after MAX_SLOW answers over the bound: code without the bounds fails
+ * in seconds with the slow shapes named, instead of running for many minutes.
  */
 const SEED = Number(process.env.FOLIO_FUZZ_SEED ?? 20_261_123);
 const COUNT = Number(process.env.FOLIO_FUZZ_COUNT ?? 10_000);
 const ONLY = process.env.FOLIO_FUZZ_ONLY === undefined ? null : Number(process.env.FOLIO_FUZZ_ONLY);
 const WAVE = 8;
+const SHAPE_ONE_IN = 50;
+const MAX_MS = Number(process.env.FOLIO_FUZZ_MAX_MS ?? 3_000);
+const MAX_SLOW = 5;
 
 /** A project with one of everything the generated requests name (also bench/memory/fuzz.ts's). */
 export async function fuzzFixtures(app: FastifyInstance): Promise<Fixtures> {
@@ -102,21 +114,33 @@ export function fuzzSuite(kind: DbKind): void {
     'fuzz: malformed requests over every route',
     (ctx) => {
       let fx: Fixtures;
+      let sx: ShapeFixtures;
       before(async () => {
         fx = await fuzzFixtures(ctx.app);
+        sx = await shapeFixtures(ctx.app, fx.ids.entryId?.[0] as string);
       });
 
-      it(`${COUNT} seeded malformed requests: no 5xx, every /v1 error enveloped`, async (t) => {
+      it(`${COUNT} seeded malformed requests: no 5xx, every /v1 error enveloped, each answer within ${MAX_MS} ms`, async (t) => {
         const ops = operationsOf(ctx.app.swagger() as never);
         assert.ok(ops.length > 30, 'the OpenAPI document lists the routes');
         const statuses = new Map<number, number>();
         const failures: [number, string][] = [];
         let unsendable = 0;
+        let slow = 0;
+        let slowest = 0;
+        const shapes = new Map<string, number>();
         const indices = ONLY === null ? Array.from({ length: COUNT }, (_, i) => i) : [ONLY];
+        const overTime = (ms: number) => {
+          slowest = Math.max(slowest, ms);
+          if (ms <= MAX_MS) return null;
+          slow++;
+          return `took ${ms} ms (bound ${MAX_MS} ms)`;
+        };
         const one = async (index: number) => {
           const r = rng(SEED, index);
           const req = generate(r.pick(ops), fx, r);
           let res: Awaited<ReturnType<FastifyInstance['inject']>>;
+          const started = performance.now();
           try {
             res = await ctx.app.inject({
               method: req.method as never,
@@ -128,26 +152,49 @@ export function fuzzSuite(kind: DbKind): void {
             unsendable++; // e.g. a header value Node refuses to send at all: no server would see it
             return;
           }
+          const ms = Math.round(performance.now() - started);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
           let problem: string | null = null;
           if (res.statusCode >= 500) problem = `status ${res.statusCode}: ${clip(res.body, 500)}`;
           else if (res.statusCode >= 400 && req.url.startsWith('/v1')) {
             const why = envelopeProblem(res.body, res.headers['content-type'] as string | undefined);
             if (why) problem = `status ${res.statusCode} not enveloped (${why}): ${clip(res.body, 200)}`;
-          }
+          } else if (req.oddInteger && res.statusCode < 400)
+            problem = `${req.oddInteger} accepted (${res.statusCode}): query integers are plain digits (§23)`;
+          problem ??= overTime(ms);
           if (problem) failures.push([index, `${describeRequest(index, req)}\n  -> ${problem}`]);
         };
-        for (let start = 0; start < indices.length; start += WAVE) {
-          await Promise.all(indices.slice(start, start + WAVE).map(one));
+        /** A shape of issue 42 (shapes.ts), alone: its requests' times are their own. */
+        const shape = async (index: number) => {
+          const r = rng(SEED, index);
+          const name = r.pick(SHAPE_NAMES);
+          shapes.set(name, (shapes.get(name) ?? 0) + 1);
+          for (const o of await SHAPES[name]!(ctx.app, sx, r)) {
+            statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
+            const problem = o.problem ?? overTime(o.ms);
+            if (problem)
+              failures.push([
+                index,
+                `#${index} (FOLIO_FUZZ_SEED=${SEED} FOLIO_FUZZ_ONLY=${index}) shape "${name}": ${clip(o.label, 300)}\n  -> ${o.status} in ${o.ms} ms, ${o.bytes} bytes: ${clip(problem, 500)}`,
+              ]);
+          }
+        };
+        const isShape = (index: number) => index % SHAPE_ONE_IN === SHAPE_ONE_IN - 1;
+        let sent = 0;
+        for (let start = 0; start < indices.length && slow < MAX_SLOW; start += WAVE) {
+          const wave = indices.slice(start, start + WAVE);
+          await Promise.all(wave.filter((i) => !isShape(i)).map(one));
+          for (const i of wave.filter(isShape)) if (slow < MAX_SLOW) await shape(i);
+          sent = Math.min(start + WAVE, indices.length);
         }
         const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
         t.diagnostic(
-          `seed ${SEED}: ${indices.length} requests (${unsendable} unsendable); statuses ${summary.join(' ')}`,
+          `seed ${SEED}: ${sent} of ${indices.length} requests (${unsendable} unsendable); statuses ${summary.join(' ')}; slowest ${slowest} ms; shapes ${[...shapes].map(([n, c]) => `${n}×${c}`).join(', ')}`,
         );
         assert.equal(
           failures.length,
           0,
-          `${failures.length} bad answers:\n${failures
+          `${failures.length} bad answers${slow >= MAX_SLOW ? ` (stopped after ${slow} over ${MAX_MS} ms)` : ''}:\n${failures
             .sort(([a], [b]) => a - b)
             .slice(0, 15)
             .map(([, text]) => text)

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { BoundedMemo } from '../../shared/bounded-memo.js';
 import type { FieldProblem } from '../../shared/errors.js';
 import {
   expectedOf,
@@ -20,8 +21,15 @@ import { RuleBudget } from './rule-budget.js';
 export type Declarations = ReadonlyMap<string, FieldDeclaration>;
 
 const NO_DECLARATIONS: Declarations = new Map();
-/** Parsed declarations by their stored JSON: a page's entries share few definitions, and every write reads one. */
-const parsed = new Map<string, Declarations>();
+/**
+ * Parsed declarations by their stored JSON: a page's entries share few definitions, and every write
+ * reads one. Bounded by bytes too: a component's declarations reach 64 KB of JSON (limits.ts), kept
+ * as the key and again as objects, so 500 of them could hold ~100 MB; 16 MB is hundreds of typical
+ * definitions (a few hundred bytes to a few KB each).
+ */
+const parsed = new BoundedMemo<Declarations>(500, 16 * 1024 * 1024);
+/** Bytes of a parsed definition, key included: its JSON as a string (up to 2 bytes a unit) and as objects (~2x). */
+const parsedBytes = (json: string) => json.length * 4 + 200;
 
 /** The declarations of a definition's `fields` column (null: no definition). */
 export function declarationsOf(definitionFields: string | null): Declarations {
@@ -30,8 +38,7 @@ export function declarationsOf(definitionFields: string | null): Declarations {
   if (!known) {
     const fields = JSON.parse(definitionFields) as FieldDeclaration[];
     known = new Map(fields.map((f) => [f.key, f]));
-    if (parsed.size >= 500) parsed.clear();
-    parsed.set(definitionFields, known);
+    parsed.set(definitionFields, known, parsedBytes(definitionFields));
   }
   return known;
 }

@@ -31,6 +31,13 @@ export async function loadSite(db: DbOrTx, column: 'apiKey' | 'id', value: strin
 const known = (site: Site | null): boolean => site !== null;
 
 /**
+ * A Site's bytes, roughly (its strings as JSON, twice for the objects around them): a project may
+ * list many domains and locales, so a flat 256 bytes each let the 16 MB bound hold 65,536 of any
+ * size (issue 42). Computed once per load.
+ */
+const siteBytes = (site: Site | null): number => (site ? 128 + 2 * JSON.stringify(site).length : 64);
+
+/**
  * Publishable key → project, and project → its settings, held in memory: every visitor read needs
  * them, and a query per request would cost more than the rest of the request. The projects module
  * owns the table; snapshot, media and CORS read projects through this. Invalidated through the
@@ -38,8 +45,8 @@ const known = (site: Site | null): boolean => site !== null;
  * strangers sending random keys cannot grow memory; each costs one indexed query.
  */
 export function createSiteCache(db: Db, bus: ChangeBus) {
-  const byKey = new MemoCache<Site | null>(bus, () => 256, 16 * 1024 * 1024);
-  const byProject = new MemoCache<Site | null>(bus, () => 256, 16 * 1024 * 1024);
+  const byKey = new MemoCache<Site | null>(bus, siteBytes, 16 * 1024 * 1024);
+  const byProject = new MemoCache<Site | null>(bus, siteBytes, 16 * 1024 * 1024);
   bus.subscribe((topic, projectId) => {
     if (topic !== TOPICS.project) return;
     byProject.delete(projectId);
