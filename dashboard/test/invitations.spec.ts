@@ -56,7 +56,7 @@ for (const hand of HANDS) {
     const link = await field.inputValue();
     expect(link).toMatch(new RegExp(`^${folio().admin}/invitations/accept#token=cms_inv_`));
     await press(page, page.getByRole('button', { name: 'Copy', exact: true }), hand);
-    await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 
     // Pending in the list: no role to change, a Cancel instead.
