@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { after, before, it } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describeEachDb } from '../helpers/app.js';
 import { newSite, pageUrl, type Site, sync } from '../helpers/content.js';
 import { call } from '../helpers/factories.js';
 import { localizedSite as localizedSiteOf } from '../helpers/locales.js';
+import { openLive } from '../helpers/sse.js';
 
 /**
  * What contract §18 listed as still owed by §13, §14 and §17 (issue 44 items 1-4): GET /v1/pages
@@ -52,6 +53,14 @@ const NOTE = { componentId: 'Note', instanceKey: 'note', fields: [{ key: 'text',
 type Fields = Record<string, unknown>;
 
 describeEachDb('languages: what part three still owed', (ctx) => {
+  let base = '';
+  before(async () => {
+    base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await ctx.app.close();
+  });
+
   const localizedSite = (components: unknown[] = [CARD, NOTE], pageId = '/') =>
     localizedSiteOf(ctx.app, LOCALES, components, pageId);
 
@@ -222,6 +231,19 @@ describeEachDb('languages: what part three still owed', (ctx) => {
     assert.deepEqual(resolved.fallbacks, {});
     const [resolvedPage] = await get(site, `${pageUrl('/')}?locale=fr-CA&fallback=false&resolve=true`);
     assert.deepEqual(resolvedPage.fields, { color: 'red' });
+
+    // A preview token's live stream of working copies reads the same way.
+    const token = await call(ctx.app, { method: 'POST', url: '/v1/preview-tokens', headers: site.editing });
+    assert.equal(token.status, 201, JSON.stringify(token.body));
+    const preview = { ...site.key, 'x-cms-preview': token.body.data.token as string };
+    const stream = await openLive(base, '/', preview, '&locale=fr-CA&fallback=false');
+    try {
+      assert.equal(stream.status, 200);
+      const first = JSON.parse((await stream.nextChange()).data);
+      assert.deepEqual([first.fields, first.fallbacks], [{ color: 'red' }, {}]);
+    } finally {
+      stream.close();
+    }
 
     // Without it, as before: through the chain.
     const filled = await get(site, `/v1/entries/${id}?locale=fr`);
