@@ -333,7 +333,7 @@ export async function buildApp({
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
   await app.register(entriesRoutes(content), { prefix: '/v1/entries' });
   // Pages as a whole (list, deletion): entries with their definitions, handed over like field types.
-  const pages = createPagesService(db, outbox, changes, pageDefinitions, { declarationsOf });
+  const pages = createPagesService(db, outbox, changes, pageDefinitions, { declarationsOf, localesOf });
   await app.register(entryDeletionRoutes(pages), { prefix: '/v1/content' });
   await app.register(pagesRoutes(pages), { prefix: '/v1/pages' });
   await app.register(snapshotRoutes(snapshot), { prefix: '/v1/snapshot' });

@@ -388,7 +388,7 @@ export type paths = {
          *
          *     References (fields of type `reference`): visitors and preview tokens read each one resolved, as a `ResolvedReference` `{ id, pageId, instanceKey, componentId, fields }` of the entry as they see it (visitors: its published copy; preview: its working copy), nested down to `?depth=` levels (0-3, default 1). Below that, on a cycle, or past the answer's budget: `{ id }`; one answer resolves at most 1,000 occurrences (a repeat counts) holding at most CMS_RESOLVE_MAX_BYTES (default 5 MiB) of JSON, spent breadth first, the first that does not fit ending it (contract §23; the API reference, "References"). A target the reader cannot see is `null` (single) or left out (multiple). A member's session reads the stored ids unless it sends `?resolve=true`. A publish, unpublish or deletion of a referenced entry changes the answer and its `ETag` of every page that refers to it, at once on every instance.
          *
-         *     Languages (contract §14, §17): `?locale=` reads in one of the project's locales (matched case-insensitively; default: the default locale; a code the project lacks, or any `locale` in a project without locales, is 400 at `query.locale`). In a project with locales every entry carries `locale` and `locales` (in a project without locales they are left out, the contract's `null`s, so it answers byte for byte as before). For visitors, `locale` is the locale read and `locales` lists the locales of the read's fallback chain (the locale, its fallback, …, the default; the locale alone with `?fallback=false`) in which the entry has a published copy, each `{ status: "published", publishedAt }`: never a locale outside the chain, so a publish or unpublish in a locale changes the answers (and `ETag`s) of the locales whose chain passes through it and no other. A visitor sees an entry published in the locale or in a locale of its chain: each localized field from the first locale of the chain whose published copy has a value for it, shared fields from the first locale that has a published copy (the copy served, whose `status`, `publishedAt`, `updatedAt` and `version` the entry shows). `?fallback=false` reads the locale's own published copies only. References resolve in the reader's locale, with the same fallback. A preview token reads working copies in the locale, as an editor does.
+         *     Languages (contract §14, §17): `?locale=` reads in one of the project's locales (matched case-insensitively; default: the default locale; a code the project lacks, or any `locale` in a project without locales, is 400 at `query.locale`). In a project with locales every entry carries `locale` and `locales` (in a project without locales they are left out, the contract's `null`s, so it answers byte for byte as before). For visitors, `locale` is the locale read and `locales` lists the locales of the read's fallback chain (the locale, its fallback, …, the default; the locale alone with `?fallback=false`) in which the entry has a published copy, each `{ status: "published", publishedAt }`: never a locale outside the chain, so a publish or unpublish in a locale changes the answers (and `ETag`s) of the locales whose chain passes through it and no other. A visitor sees an entry published in the locale or in a locale of its chain: each localized field from the first locale of the chain whose published copy has a value for it, shared fields from the first locale that has a published copy (the copy served, whose `status`, `publishedAt`, `updatedAt` and `version` the entry shows). `?fallback=false` reads the locale's own published copies only. References resolve in the reader's locale, with the same fallback. A member's session and a preview token read working copies in the locale through its chain, `fallbacks` naming each field whose value came from another locale; with `?fallback=false` they read the locale's own working copy (its own translated values and the shared ones; `fallbacks` is `{}`). Their `locales` names every locale of the project with the entry's `status`, `publishedAt` and `version` in it, and their `problems` cover every locale, each carrying its `locale`.
          *
          *     A page id with the form of an entry id (`ent_` and 26 base-32 characters) is 400 `validation_failed` naming `GET /v1/entries/:entryId`, which reads one entry.
          *
@@ -494,7 +494,7 @@ export type paths = {
         };
         /**
          * One entry, as an editor reads it
-         * @description The entry exactly as `GET /v1/content/:pageId` shows it to the same caller: its working fields, with `status` "published" only while they equal the published copy. Callers: a member's session (any role) plus the project's `x-cms-key`, or a preview token (`x-cms-preview`) beside the key. An id that is not an entry of the key's project is 404. Answers are `Cache-Control: private, no-store`. References (contract §13): a preview token reads them resolved against working copies down to `?depth=` (0-3, default 1), as on `GET /v1/content/:pageId`; a member's session reads the stored ids unless it sends `?resolve=true`.
+         * @description The entry exactly as `GET /v1/content/:pageId` shows it to the same caller: its working fields, with `status` "published" only while they equal the published copy. Callers: a member's session (any role) plus the project's `x-cms-key`, or a preview token (`x-cms-preview`) beside the key. An id that is not an entry of the key's project is 404. Answers are `Cache-Control: private, no-store`. References (contract §13): a preview token reads them resolved against working copies down to `?depth=` (0-3, default 1), as on `GET /v1/content/:pageId`; a member's session reads the stored ids unless it sends `?resolve=true`. Languages (contract §14, §17): `?locale=` reads the working copy in that locale through its fallback chain (`fallbacks` names what came from another locale), `?fallback=false` its own copy only; `locales` gives every locale's `status`, `publishedAt` and `version`, and `problems` cover every locale.
          */
         get: operations["getEntry"];
         put?: never;
@@ -1853,15 +1853,17 @@ export type components = {
             updatedAt: string;
             /** @description Starts at 1 and grows by one on every change to the entry (edit, publish, unpublish, restore). Send it back as `If-Match: "<version>"` to edit only what you saw. Visitors see the version their published copy was made at. */
             version: number;
-            /** @description Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it. */
+            /** @description Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. In a project with locales, in every locale of the project whichever is read (contract §13), each problem carrying its `locale`, the locales in the project's order. Visitors never get it. */
             problems?: components["schemas"]["EntryProblem"][];
             /** @description The locale read (contract §14); `status`, `publishedAt` and `version` are that locale's. Absent in a project without locales, whose answers stay byte for byte as they were. */
             locale?: string | null;
-            /** @description Each locale of the project with this entry's status in it: `published` while its published copy is what a publish in it would make now. Absent in a project without locales. */
+            /** @description A member's read: each locale of the project with this entry's status in it (`published` while its published copy is what a publish in it would make now) and its `version`. A visitor's: the locales of the read's chain in which the entry has a published copy. Absent in a project without locales. */
             locales?: {
                 [key: string]: {
                     status: "draft" | "published";
                     publishedAt: string | null;
+                    /** @description A member's read (contract §17): the entry's version in that locale, what `If-Match` on a `?locale=` write of it compares (the default locale's is the entry's own `version`; a shared value's change moves every locale's). Visitors' `locales` leave it out. */
+                    version?: number;
                 };
             } | null;
             /** @description Editor reads in a project with locales: for each field whose value came from another locale of the chain (not translated yet), that locale's code; `{}` when none. Absent in a project without locales. */
@@ -2370,9 +2372,17 @@ export type components = {
             drafts: number;
             /**
              * Format: date-time
-             * @description The latest change to any entry or definition of the page.
+             * @description The latest change to any entry or definition of the page (in a project with locales, a translation saved or published included).
              */
             updatedAt: string;
+            /** @description A project with locales (contract §13): each of the project's locales, in the project's order, with the page's counts in it. Absent in a project without locales. */
+            locales?: {
+                code: string;
+                /** @description Entries with a published copy of their own in this locale (one it only reads through a fallback does not count). */
+                published: number;
+                /** @description Entries changed in this locale since their last publish in it (its own values, or a shared value), or never published in it. The default locale counts as the page does. */
+                drafts: number;
+            }[];
         };
         /**
          * PasswordChanged
@@ -5603,7 +5613,7 @@ export interface operations {
                 locale?: string;
                 /** @description A member's session: `published` reads the published copies as stored (reference ids, never resolved; each entry as a visitor of the locale would get it, `?fallback=false` for the locale's own copies) instead of the working copies: what an export needs. Ignored for visitors (they always read published copies) and preview tokens. */
                 copy?: "working" | "published";
-                /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
+                /** @description `false` reads the locale's own copies only, never a value of its fallbacks (contract §14). Visitors: its own published copies (an entry not published in it is left out). A member's session and a preview token: its own working copy (its own values of translated fields and the shared values; `fallbacks` is `{}`). By default they read through the chain, `fallbacks` naming what came from another locale. Ignored in a project without locales. */
                 fallback?: boolean;
             };
             header?: {
@@ -6456,7 +6466,7 @@ export interface operations {
                 locale?: string;
                 /** @description A member's session: `published` reads the published copies as stored (reference ids, never resolved; each entry as a visitor of the locale would get it, `?fallback=false` for the locale's own copies) instead of the working copies: what an export needs. Ignored for visitors (they always read published copies) and preview tokens. */
                 copy?: "working" | "published";
-                /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
+                /** @description `false` reads the locale's own copies only, never a value of its fallbacks (contract §14). Visitors: its own published copies (an entry not published in it is left out). A member's session and a preview token: its own working copy (its own values of translated fields and the shared values; `fallbacks` is `{}`). By default they read through the chain, `fallbacks` naming what came from another locale. Ignored in a project without locales. */
                 fallback?: boolean;
             };
             header?: {
@@ -6763,7 +6773,7 @@ export interface operations {
                  * @example fr-CA
                  */
                 locale?: string;
-                /** @description Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale. */
+                /** @description `false` reads the locale's own copies only, never a value of its fallbacks (contract §14). Visitors: its own published copies (an entry not published in it is left out). A member's session and a preview token: its own working copy (its own values of translated fields and the shared values; `fallbacks` is `{}`). By default they read through the chain, `fallbacks` naming what came from another locale. Ignored in a project without locales. */
                 fallback?: boolean;
             };
             header?: {

@@ -483,17 +483,22 @@ export interface EntryPageSummary {
   published: number;
   drafts: number;
   updatedAt: string;
+  /** How many entries the page has: asked in a project with locales only (pages.service.ts). */
+  entries?: number;
 }
 
 /**
  * Per page of `pageIds` (one page of GET /v1/pages): how many entries are live, how many are drafts
  * (working copy differs from the published one, or never published) and the latest change. One
- * grouped read of those pages' ranges of the (project_id, page_id, instance_key) index.
+ * grouped read of those pages' ranges of the (project_id, page_id, instance_key) index. `withCount`
+ * adds the page's number of entries (a project with locales counts each locale's drafts from it);
+ * without it the statement is the one GET /v1/pages always ran.
  */
 export async function entryPageSummaries(
   db: DbOrTx,
   projectId: string,
   pageIds: readonly string[],
+  withCount = false,
 ): Promise<EntryPageSummary[]> {
   if (pageIds.length === 0) return [];
   const rows = await db
@@ -515,6 +520,7 @@ export async function entryPageSummaries(
         .as('drafts'),
       eb.fn.max('updatedAt').as('updatedAt'),
     ])
+    .$if(withCount, (q) => q.select((eb) => eb.fn.countAll<number>().as('entries')))
     .where('projectId', '=', projectId)
     .where(isOneOf(db, 'pageId', pageIds))
     .groupBy('pageId')
@@ -525,5 +531,6 @@ export async function entryPageSummaries(
     published: Number(r.published),
     drafts: Number(r.drafts),
     updatedAt: r.updatedAt,
+    ...(withCount && { entries: Number(r.entries) }),
   }));
 }

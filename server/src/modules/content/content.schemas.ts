@@ -34,7 +34,7 @@ export const Entry = Type.Object(
     problems: Type.Optional(
       Type.Array(EntryProblem, {
         description:
-          "Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. Visitors never get it.",
+          "Editor reads only (a member's session, and the answers of PATCH, restore and unpublish): what would stop this entry's publish now, from the rules of its definition; `[]` when nothing would. In a project with locales, in every locale of the project whichever is read (contract §13), each problem carrying its `locale`, the locales in the project's order. Visitors never get it.",
       }),
     ),
     locale: Type.Optional(
@@ -51,13 +51,20 @@ export const Entry = Type.Object(
             Type.Object({
               status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
               publishedAt: Type.Union([Timestamp, Type.Null()]),
+              version: Type.Optional(
+                Type.Integer({
+                  minimum: 1,
+                  description:
+                    "A member's read (contract §17): the entry's version in that locale, what `If-Match` on a `?locale=` write of it compares (the default locale's is the entry's own `version`; a shared value's change moves every locale's). Visitors' `locales` leave it out.",
+                }),
+              ),
             }),
           ),
           Type.Null(),
         ],
         {
           description:
-            "Each locale of the project with this entry's status in it: `published` while its published copy is what a publish in it would make now. Absent in a project without locales.",
+            "A member's read: each locale of the project with this entry's status in it (`published` while its published copy is what a publish in it would make now) and its `version`. A visitor's: the locales of the read's chain in which the entry has a published copy. Absent in a project without locales.",
         },
       ),
     ),
@@ -190,8 +197,28 @@ export const PageSummary = Type.Object(
     }),
     updatedAt: Type.String({
       format: 'date-time',
-      description: 'The latest change to any entry or definition of the page.',
+      description:
+        'The latest change to any entry or definition of the page (in a project with locales, a translation saved or published included).',
     }),
+    locales: Type.Optional(
+      Type.Array(
+        Type.Object({
+          code: Type.String(),
+          published: Type.Integer({
+            description:
+              'Entries with a published copy of their own in this locale (one it only reads through a fallback does not count).',
+          }),
+          drafts: Type.Integer({
+            description:
+              'Entries changed in this locale since their last publish in it (its own values, or a shared value), or never published in it. The default locale counts as the page does.',
+          }),
+        }),
+        {
+          description:
+            "A project with locales (contract §13): each of the project's locales, in the project's order, with the page's counts in it. Absent in a project without locales.",
+        },
+      ),
+    ),
   },
   {
     title: 'PageSummary',
@@ -284,7 +311,7 @@ export const ContentReadQuery = Strict({
     Type.Boolean({
       default: true,
       description:
-        "Visitors: `false` reads the locale's own published copies only (no value from its fallbacks; an entry not published in it is left out). Editors always read through the chain, with `fallbacks` naming what came from another locale.",
+        "`false` reads the locale's own copies only, never a value of its fallbacks (contract §14). Visitors: its own published copies (an entry not published in it is left out). A member's session and a preview token: its own working copy (its own values of translated fields and the shared values; `fallbacks` is `{}`). By default they read through the chain, `fallbacks` naming what came from another locale. Ignored in a project without locales.",
     }),
   ),
 });

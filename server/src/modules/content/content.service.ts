@@ -72,7 +72,11 @@ export interface Entry {
    * contract's null, left out so that such a project answers byte for byte as before: issue 35).
    */
   locale?: string | null;
-  locales?: Record<string, { status: 'draft' | 'published'; publishedAt: string | null }> | null;
+  locales?: Record<
+    string,
+    /** `version`: a member's read only (contract §17), what `If-Match` on a write in that locale compares. */
+    { status: 'draft' | 'published'; publishedAt: string | null; version?: number }
+  > | null;
   /** Editor reads in a project with locales: the fields whose value came from another locale. */
   fallbacks?: Record<string, string>;
 }
@@ -494,16 +498,21 @@ export function createContentOperations(outbox: Outbox, definitions: DeclaredTyp
     return rows.map((r) => ({ ...toEntry(r), problems: problems.get(r.id) ?? [] }));
   }
 
-  /** The locale a request acts in: null in a project without locales (400 for a `locale` it cannot have). */
+  /**
+   * The locale a request acts in: null in a project without locales (400 for a `locale` it cannot
+   * have). `fallback` false: a member's read of the locale's own working copy (§14).
+   */
   async function localeContext(
     reader: DbOrTx,
     projectId: string,
     asked: string | undefined,
     at: string,
+    fallback = true,
   ): Promise<LocaleContext | null> {
     const locales = definitions.localesOf ? await definitions.localesOf(reader, projectId) : null;
     const code = requestedLocale(locales, asked, at);
-    return locales && code ? { locales, code } : null;
+    if (!locales || !code) return null;
+    return fallback ? { locales, code } : { locales, code, fallback };
   }
 
   const locale = createLocaleOperations({
@@ -696,7 +705,7 @@ export function createContentService(
     }));
     // In a locale, the targets' working copies in it (contract §14: references resolve in the reader's locale).
     const targets = ctx
-      ? workingTargetsIn(db, projectId, ctx.locales, ctx.code)
+      ? workingTargetsIn(db, projectId, ctx.locales, ctx.code, ctx.fallback !== false)
       : referenceTargets(db, projectId, 'working');
     const { fields } = await resolveReferences(roots, depth, targets, resolveMaxBytes);
     return entries.map((e, i) => ({ ...e, fields: fields[i] as Fields }));
@@ -748,22 +757,35 @@ export function createContentService(
         );
       const [visitor, editor, preview] = await Promise.all([
         visitorViewIn(db, projectId, pageId, depth, locales, locale, fallback, resolveMaxBytes),
-        drafts ? this.entriesForEditor(projectId, pageId, locale) : null,
-        drafts ? this.entriesResolved(projectId, pageId, depth, locale) : null,
+        drafts ? this.entriesForEditor(projectId, pageId, locale, fallback) : null,
+        drafts ? this.entriesResolved(projectId, pageId, depth, locale, fallback) : null,
       ]);
       return { visitor: visitor.entries, editor, preview, pages: visitor.pages, chain: visitor.chain };
     },
 
-    /** One entry as a member's session (or a preview token) sees it on its page: the working copy (in `asked`'s locale). */
-    async entryForEditor(projectId: string, entryId: string, asked?: string): Promise<Entry> {
-      const ctx = await localeContext(db, projectId, asked, 'query.locale');
+    /**
+     * One entry as a member's session (or a preview token) sees it on its page: the working copy (in
+     * `asked`'s locale; `fallback` false: its own copy, §14).
+     */
+    async entryForEditor(
+      projectId: string,
+      entryId: string,
+      asked?: string,
+      fallback = true,
+    ): Promise<Entry> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale', fallback);
       const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
       if (!row) throw notFound('Entry');
       return (await forEditor(db, [row], ctx))[0] as Entry;
     },
 
-    async entriesForEditor(projectId: string, pageId: string, asked?: string): Promise<Entry[]> {
-      const ctx = await localeContext(db, projectId, asked, 'query.locale');
+    async entriesForEditor(
+      projectId: string,
+      pageId: string,
+      asked?: string,
+      fallback = true,
+    ): Promise<Entry[]> {
+      const ctx = await localeContext(db, projectId, asked, 'query.locale', fallback);
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
       rows.sort(byPosition);
       return forEditor(db, rows, ctx);
@@ -778,8 +800,9 @@ export function createContentService(
       pageId: string,
       depth = DEFAULT_DEPTH,
       asked?: string,
+      fallback = true,
     ): Promise<Entry[]> {
-      const ctx = await localeContext(db, projectId, asked, 'query.locale');
+      const ctx = await localeContext(db, projectId, asked, 'query.locale', fallback);
       const rows = await repo.entriesOfPageWithDeclarations(db, projectId, pageId);
       rows.sort(byPosition);
       return resolvedForEditor(projectId, rows, depth, ctx);
@@ -791,8 +814,9 @@ export function createContentService(
       entryId: string,
       depth = DEFAULT_DEPTH,
       asked?: string,
+      fallback = true,
     ): Promise<Entry> {
-      const ctx = await localeContext(db, projectId, asked, 'query.locale');
+      const ctx = await localeContext(db, projectId, asked, 'query.locale', fallback);
       const row = await repo.findEntryWithDeclarations(db, projectId, entryId);
       if (!row) throw notFound('Entry');
       return (await resolvedForEditor(projectId, [row], depth, ctx))[0] as Entry;

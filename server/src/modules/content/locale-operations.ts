@@ -41,6 +41,8 @@ type Fields = Record<string, unknown>;
 export interface LocaleContext {
   locales: Locales;
   code: string;
+  /** False for a member's `?fallback=false` read (§14): the locale's own working copy, `fallbacks` `{}`. */
+  fallback?: boolean;
 }
 
 /** An entry as an editor reads it in a locale (contract §14): every locale fact present. */
@@ -107,7 +109,14 @@ export function createLocaleOperations(deps: LocaleDeps) {
     };
   };
 
-  /** The entries as an editor reads them in `ctx.code`, with `problems`: two queries at most for all. */
+  /**
+   * The entries as an editor reads them in `ctx.code`, with `problems` in every locale of the project
+   * (§13: what would stop a publish in each, each problem carrying its `locale`, in the project's
+   * order of locales): two queries for the rows of other locales and the problems' lookups, whatever
+   * the number of entries and locales. Locales whose values for the rules are the same text (nothing
+   * translated yet) are judged once: publishReport remembers a report by copy and definition, and the
+   * one RuleBudget of the read bounds what the rest may cost (contract §23).
+   */
   async function forEditor(
     reader: DbOrTx,
     rows: readonly repo.EntryWithDeclarations[],
@@ -121,14 +130,22 @@ export function createLocaleOperations(deps: LocaleDeps) {
       rows.map((r) => r.id),
     );
     const slots = rows.map((r) => slotsOf(r, others));
+    const codes = ctx.locales.available.map((l) => l.code);
     const problems = await problemsOf(
       reader,
       first.projectId,
-      rows.map((r, i) => ruleSubject(r, slots[i] as Slots, ctx)),
+      rows.flatMap((r, i) =>
+        codes.map((code) => ruleSubject(r, slots[i] as Slots, { locales: ctx.locales, code })),
+      ),
       deps.rulesBudget(),
     );
     return rows.map((r, i) =>
-      view(r, slots[i] as Slots, ctx, problems.get(subjectKey(r.id, ctx.code)) ?? []),
+      view(
+        r,
+        slots[i] as Slots,
+        ctx,
+        codes.flatMap((code) => problems.get(subjectKey(r.id, code)) ?? []),
+      ),
     );
   }
 
@@ -140,7 +157,7 @@ export function createLocaleOperations(deps: LocaleDeps) {
   ): LocalizedEntry {
     const localized = localizedKeys(deps.declarationsOf(row.declaredFields));
     const { locales, code } = ctx;
-    const working = workingIn(slots, locales, code, localized);
+    const working = workingIn(slots, locales, code, localized, ctx.fallback !== false);
     const status = statusIn(slots, locales, code, localized);
     return {
       id: row.id,

@@ -155,9 +155,12 @@ export const publishedTargetsIn =
     });
   };
 
-/** Reference targets as an editor or a preview token reads them in `code`: working copies through its chain. */
+/**
+ * Reference targets as an editor or a preview token reads them in `code`: working copies through its
+ * chain (`fallback` false: each target's own copy in `code`, as the read's own entries).
+ */
 export const workingTargetsIn =
-  (db: DbOrTx, projectId: string, locales: Locales, code: string): LoadTargets =>
+  (db: DbOrTx, projectId: string, locales: Locales, code: string, fallback = true): LoadTargets =>
   async (ids) => {
     const rows = await repo.entriesByIds(db, projectId, ids);
     const others = await slotRowsOf(
@@ -168,7 +171,7 @@ export const workingTargetsIn =
     return rows.map((r) => {
       const declared = declarationsOf(r.declaredFields);
       const slots: Slots = { entry: r, others: others.get(r.id) ?? NO_ROWS };
-      const fields = workingIn(slots, locales, code, localizedKeys(declared)).fields;
+      const fields = workingIn(slots, locales, code, localizedKeys(declared), fallback).fields;
       return {
         id: r.id,
         pageId: r.pageId,

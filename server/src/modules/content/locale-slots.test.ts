@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locales } from '../../shared/locales.js';
 import type { EntryLocaleRow } from './content.table.js';
-import { publishedView, type Slots, statusIn, valuesForRules, versionIn, workingIn } from './locale-slots.js';
+import {
+  publishedView,
+  type Slots,
+  statusesOf,
+  statusIn,
+  valuesForRules,
+  versionIn,
+  workingIn,
+} from './locale-slots.js';
 
 const LOCALES: Locales = {
   default: 'en',
@@ -42,6 +50,18 @@ describe('locale slots', () => {
     assert.deepEqual(workingIn(s, LOCALES, 'en', localized).fallbacks, {});
   });
 
+  it('without fallback, a working copy is the locale’s own values and the shared ones', () => {
+    const s = slots([row('fr', { title: 'Bonjour' }, null)]);
+    assert.deepEqual(workingIn(s, LOCALES, 'fr', localized, false), {
+      fields: { color: 'red', title: 'Bonjour' },
+      fallbacks: {},
+    });
+    assert.deepEqual(workingIn(s, LOCALES, 'fr-CA', localized, false), {
+      fields: { color: 'red' },
+      fallbacks: {},
+    });
+  });
+
   it('hides a removed locale and the default locale’s stray row', () => {
     const s = slots([row('de', { title: 'Hallo' }, { title: 'Hallo' }), row('en', { title: 'x' }, null)]);
     const withoutDe = { ...LOCALES };
@@ -57,6 +77,15 @@ describe('locale slots', () => {
     assert.equal(versionIn(s, LOCALES, 'en'), 7);
     assert.equal(versionIn(s, LOCALES, 'fr'), 7);
     assert.equal(versionIn(s, LOCALES, 'fr-CA'), 4);
+    const statuses = statusesOf(s, LOCALES, localized);
+    assert.deepEqual(
+      Object.entries(statuses).map(([code, v]) => [code, v.version]),
+      [
+        ['en', 7],
+        ['fr', 7],
+        ['fr-CA', 4],
+      ],
+    );
   });
 
   it('a visitor sees shared values of the copy served and localized values along the chain', () => {

@@ -50,16 +50,21 @@ export function ownValues(slots: Slots, locales: Locales, code: string, localize
 export const sharedValues = (fields: Fields, localized: Set<string>): Fields =>
   pick(fields, (k) => !localized.has(k));
 
-/** The working copy an editor reads in `code`: localized values through the chain, `fallbacks` naming where each came from. */
+/**
+ * The working copy an editor reads in `code`: localized values through the chain, `fallbacks` naming
+ * where each came from. `fallback: false` (a member's `?fallback=false`, §14) reads `code`'s own copy:
+ * its own localized values and the shared ones, `fallbacks` then `{}`.
+ */
 export function workingIn(
   slots: Slots,
   locales: Locales,
   code: string,
   localized: Set<string>,
+  fallback = true,
 ): { fields: Fields; fallbacks: Record<string, string> } {
   const fields = sharedValues(JSON.parse(slots.entry.fields) as Fields, localized);
   const fallbacks: Record<string, string> = {};
-  for (const c of chainOf(locales, code)) {
+  for (const c of fallback ? chainOf(locales, code) : [code]) {
     for (const [key, value] of Object.entries(ownValues(slots, locales, c, localized))) {
       if (Object.hasOwn(fields, key)) continue;
       fields[key] = value;
@@ -120,10 +125,13 @@ export function statusIn(
   return { status: live ? 'published' : 'draft', publishedAt: published.at };
 }
 
-/** Every locale's status, for an entry's `locales`. */
+/** Every locale's status and version (§17), for a member's `locales`. */
 export function statusesOf(slots: Slots, locales: Locales, localized: Set<string>) {
   return Object.fromEntries(
-    locales.available.map((l) => [l.code, statusIn(slots, locales, l.code, localized)]),
+    locales.available.map((l) => [
+      l.code,
+      { ...statusIn(slots, locales, l.code, localized), version: versionIn(slots, locales, l.code) },
+    ]),
   );
 }
 

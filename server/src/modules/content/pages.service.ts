@@ -8,6 +8,7 @@ import { memberBehind } from '../../shared/principals.js';
 import * as repo from './content.repository.js';
 import { type Actor, type DeclaredTypes, describeEntry } from './content.service.js';
 import type { EntryRow } from './content.table.js';
+import { localePageSummaries } from './locales.repository.js';
 import type { PageIdsQuery } from './pages.repository.js';
 import * as pagesRepo from './pages.repository.js';
 import { publishedReferrers } from './referrers.js';
@@ -34,6 +35,11 @@ export interface PageSummary {
   published: number;
   drafts: number;
   updatedAt: string;
+  /**
+   * A project with locales (contract §13): each locale's counts, in the project's order; absent
+   * without locales, so such a project's list is the bytes it always was.
+   */
+  locales?: { code: string; published: number; drafts: number }[];
 }
 
 /**
@@ -130,9 +136,12 @@ export function createPagesService(
       const pageIds = found.slice(0, query.limit);
       // More remain: the next page of the list starts after the last id of this one.
       const next = found.length > query.limit ? pageIds.at(-1) : undefined;
-      const [defs, entries] = await Promise.all([
+      const locales = declared.localesOf ? await declared.localesOf(db, projectId) : null;
+      const others = locales?.available.map((l) => l.code).filter((c) => c !== locales.default) ?? [];
+      const [defs, entries, inLocales] = await Promise.all([
         definitions.summaries(db, projectId, pageIds),
-        repo.entryPageSummaries(db, projectId, pageIds),
+        repo.entryPageSummaries(db, projectId, pageIds, locales !== null),
+        locales ? localePageSummaries(db, projectId, pageIds, others) : [],
       ]);
       const pages = new Map<string, PageSummary>();
       for (const pageId of pageIds) {
@@ -157,6 +166,30 @@ export function createPagesService(
         page.published = e.published;
         page.drafts = e.drafts;
         if (e.updatedAt > page.updatedAt) page.updatedAt = e.updatedAt;
+      }
+      if (locales) {
+        // The default locale's counts are the page's own (its copies are the entries' own rows). In
+        // another locale: `published` its own published copies (never one it reads through a fallback,
+        // as the entries' `locales[code]`), `drafts` the entries changed there since their publish in
+        // it (its version past the one its copy was made at) or never published there.
+        const counts = new Map(entries.map((e) => [e.pageId, e.entries ?? 0]));
+        const byPage = new Map<string, Map<string, (typeof inLocales)[number]>>();
+        for (const l of inLocales) {
+          byPage.set(l.pageId, (byPage.get(l.pageId) ?? new Map()).set(l.locale, l));
+        }
+        for (const page of pages.values()) {
+          const own = byPage.get(page.pageId);
+          page.locales = locales.available.map(({ code }) => {
+            if (code === locales.default) return { code, published: page.published, drafts: page.drafts };
+            const l = own?.get(code);
+            if (l && l.updatedAt > page.updatedAt) page.updatedAt = l.updatedAt;
+            return {
+              code,
+              published: l?.published ?? 0,
+              drafts: (counts.get(page.pageId) ?? 0) - (l?.current ?? 0),
+            };
+          });
+        }
       }
       // A page row whose last entry and definition went in the same moment (a delete racing this
       // read) has nothing to show: it is left out rather than listed empty.

@@ -20,7 +20,11 @@ interface Source {
  * field's value is compared once per render, however many problems it has (a list of 200 items).
  */
 export function useRuleProblems(
-  stored: { fields: Record<string, unknown>; problems?: RuleProblem[] | undefined },
+  stored: {
+    fields: Record<string, unknown>;
+    problems?: (RuleProblem & { locale?: string | null })[] | undefined;
+    locale?: string | null | undefined;
+  },
   working: Record<string, unknown>,
   pageRefusal: RuleProblem[] | undefined,
 ) {
@@ -31,7 +35,12 @@ export function useRuleProblems(
     if (pageRefusal) setRefused({ problems: pageRefusal, basis: stored.fields });
   }, [pageRefusal]);
 
-  const source = refused ?? { problems: stored.problems ?? [], basis: stored.fields };
+  // The API lists the problems of every locale (contract §13); the form shows the fields of one, so it
+  // shows that locale's (the values they were found in are the ones on screen).
+  const inLocale = (stored.problems ?? []).filter(
+    (p) => p.locale == null || stored.locale == null || p.locale === stored.locale,
+  );
+  const source = refused ?? { problems: inLocale, basis: stored.fields };
   const unchanged = new Map<string, boolean>();
   const shown = source.problems.filter((p) => {
     const key = fieldOfPath(p.path);

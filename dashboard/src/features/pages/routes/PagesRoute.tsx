@@ -103,21 +103,50 @@ function PagesTable({
             </Table.Td>
             <Table.Td>{page.components}</Table.Td>
             <Table.Td>
-              <Group gap="xs">
-                <Badge color="green" variant="light">
-                  {page.published} published
-                </Badge>
-                {page.drafts > 0 && (
-                  <Badge color="yellow" variant="light" c="dark">
-                    {page.drafts} {page.drafts === 1 ? 'draft' : 'drafts'}
-                  </Badge>
-                )}
-              </Group>
+              {page.locales ? (
+                // A project with languages: each one's counts (issue 36), the default first.
+                <Stack
+                  gap={4}
+                  component="ul"
+                  aria-label={`Status of ${page.pageId} per language`}
+                  p={0}
+                  m={0}
+                >
+                  {page.locales.map((l) => (
+                    <Group key={l.code} gap="xs" wrap="nowrap" component="li" style={{ listStyle: 'none' }}>
+                      <Text span size="sm" ff="monospace" miw={48}>
+                        {l.code}
+                      </Text>
+                      <Counts published={l.published} drafts={l.drafts} />
+                    </Group>
+                  ))}
+                </Stack>
+              ) : (
+                <Group gap="xs">
+                  <Counts published={page.published} drafts={page.drafts} />
+                </Group>
+              )}
             </Table.Td>
             <Table.Td>{formatTime(page.updatedAt)}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
     </Table>
+  );
+}
+
+/** A page's (or one language's) published entries and drafts, as badges. */
+function Counts({ published, drafts }: { published: number; drafts: number }) {
+  return (
+    <>
+      <Badge color="green" variant="light">
+        {published} published
+      </Badge>
+      {drafts > 0 && (
+        <Badge color="yellow" variant="light" c="dark">
+          {drafts} {drafts === 1 ? 'draft' : 'drafts'}
+        </Badge>
+      )}
+    </>
   );
 }
