@@ -236,7 +236,7 @@ describeEachDb('projects', (ctx) => {
       deployHooks: [{ id: 'n', type: 'generic', url: 'https://example.com/h', secret: 'plain' }],
     });
     assert.equal(bad.status, 400);
-    assert.equal(bad.body.error.details[0].path, 'body.deployHooks.0.secret');
+    assert.equal(bad.body.error.details[0].path, 'body.deployHooks[0].secret');
     const gh = await patch({
       deployHooks: [{ id: 'g', type: 'github_repository_dispatch', url: 'https://api.github.com/x' }],
     });

@@ -110,7 +110,7 @@ function mergeDeployHooks(
     const kept = hook.secret === undefined ? (previous?.secret ?? null) : null;
     // The kept secret is opened only to check it against a changed type (generic needs whsec_).
     const secret = hook.secret === undefined ? (kept === null ? null : secrets.open(kept)) : hook.secret;
-    const path = `body.deployHooks.${position}.secret`;
+    const path = `body.deployHooks[${position}].secret`;
     if (hook.type === 'generic' && secret !== null && !isWebhookSecret(secret)) {
       throw validationFailed('A generic deploy hook secret must be a Standard Webhooks secret.', [
         { path, message: 'must be "whsec_" followed by base64 of 24 to 64 bytes' },
@@ -138,7 +138,7 @@ function mergeDeployHooks(
 async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: boolean): Promise<void> {
   const problems = await Promise.all(hooks.map((hook) => hookUrlProblem(hook.url, allowPrivate)));
   const details = problems.flatMap((message, position) =>
-    message ? [{ path: `body.deployHooks.${position}.url`, message }] : [],
+    message ? [{ path: `body.deployHooks[${position}].url`, message }] : [],
   );
   if (details.length > 0) throw validationFailed('A deploy hook URL is not an allowed target.', details);
 }
