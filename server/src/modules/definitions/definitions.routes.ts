@@ -16,7 +16,7 @@ import {
   SyncQuery,
   SyncResult,
 } from './definitions.schemas.js';
-import { type DefinitionsService, syncLocked } from './definitions.service.js';
+import { type DefinitionsService, entryIdNeedsMember, syncLocked } from './definitions.service.js';
 import { TOO_COSTLY as TOO_COSTLY_MESSAGE } from './field-checks.js';
 import { LIMITS } from './limits.js';
 import { MAX_PATTERN_PROGRAM, MAX_PATTERN_VALUE } from './pattern-engine.js';
@@ -92,7 +92,15 @@ export const definitionsRoutes =
           body: SyncBody,
           response: {
             200: Envelope(Type.Union([SyncResult, DryRunResult])),
-            ...errors(400, syncLocked(), siteBodyTooLarge(), 429, PAGE_LIMIT, TOO_COSTLY),
+            ...errors(
+              400,
+              syncLocked(),
+              entryIdNeedsMember(),
+              siteBodyTooLarge(),
+              429,
+              PAGE_LIMIT,
+              TOO_COSTLY,
+            ),
           },
         },
       },
