@@ -2997,6 +2997,11 @@ export type components = {
                 componentId: string;
                 instanceKey: string;
                 fields: components["schemas"]["FieldDeclaration"][];
+                /**
+                 * @description The id the component's entry gets if this sync creates it (`ent_` and 26 base-32 characters, as the server makes them): an import keeps its entries' ids this way. A member's session or a write secret key only (the publishable key: 403). Used only when no entry of any project holds it; otherwise the entry gets a new id, and the answer's `changedIds` lists it, the same whichever project holds it. Ignored where the entry exists.
+                 * @example ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2
+                 */
+                entryId?: string;
             }[];
         };
         /**
@@ -3021,6 +3026,14 @@ export type components = {
                 instanceKey: string;
                 /** @description What was kept as stored, in one sentence. */
                 reason: string;
+            }[];
+            /** @description Only when the sync was sent an `entryId`: the components sent with one whose entry has another id (the id was held by an entry, of this project or another, which the answer does not say; or the entry existed before this sync). Empty when every `entryId` was used. */
+            changedIds?: {
+                instanceKey: string;
+                /** @description The `entryId` sent. */
+                requested: string;
+                /** @description The entry's id. */
+                id: string;
             }[];
         };
         /**
