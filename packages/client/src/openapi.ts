@@ -444,6 +444,8 @@ export type paths = {
          *
          *     Page order: `components` is the order the site renders them. Reads of the page (`GET /v1/content/:pageId` and `GET /v1/definitions/:pageId`, for visitors, editors and live streams) list its components in that order. A sync that lists part of the page orders what it lists among the places those components hold and moves nothing it leaves out; a new component goes right after the one sent before it (or, first in the sync, right before the first listed component the page already has; a sync of new components only appends them). A change of order alone is a write (any caller the sync accepts, the publishable key in `additive` mode included); the same order is not.
          *
+         *     Entry ids (an import that keeps ids): a member's session or a write secret key may send a component's `entryId` (`ent_` and 26 base-32 characters). If this sync creates the component's entry and no entry of any project holds that id, the entry gets it; otherwise the entry gets a new id (or keeps the one it has) and the answer's `changedIds` lists `{ instanceKey, requested, id }`, the same whether the id was held in this project or in another (nothing of another project is disclosed). `changedIds` is present only when an `entryId` was sent. The publishable key sending one is 403; an id sent twice in one request is 400; a dry run checks them and reports nothing of them.
+         *
          *     `?dryRun=true` (same credentials) answers `{ pageId, created, changed: [{ instanceKey, from, to }], rejected }` and writes nothing.
          *
          *     Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
@@ -784,7 +786,7 @@ export type paths = {
         put?: never;
         /**
          * Create a project and its first admin
-         * @description No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour, counted in the database and shared by every instance): 429 with Retry-After.
+         * @description No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409 `conflict` with the words login answers for a wrong email or password ("Wrong email or password."): the answer names neither the email nor an account. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour, counted in the database and shared by every instance): 429 with Retry-After.
          */
         post: operations["createProject"];
         delete?: never;
@@ -1282,7 +1284,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "blocks";
@@ -1303,7 +1305,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "boolean";
@@ -1354,7 +1356,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "color";
@@ -1574,7 +1576,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "date";
@@ -1604,7 +1606,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "datetime";
@@ -1986,7 +1988,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "image";
@@ -2002,7 +2004,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "json";
@@ -2018,7 +2020,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "link";
@@ -2046,7 +2048,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "list";
@@ -2263,7 +2265,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "number";
@@ -2285,7 +2287,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "object";
@@ -2578,7 +2580,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "reference";
@@ -2652,7 +2654,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "richtext";
@@ -2801,7 +2803,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "select";
@@ -3058,7 +3060,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "text";
@@ -3136,7 +3138,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "url";
