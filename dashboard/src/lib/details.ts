@@ -4,7 +4,7 @@ import { own } from './own';
 
 /**
  * The API's `details` ([{ path, message }], contract §1) in plain words, at the field or control they
- * concern: a form shows `detailsAt(error, 'body.fields.')` under each field rather than the error's
+ * concern: a form shows `detailsAt(error, 'body.fields')` under each field rather than the error's
  * general message alone ("Some field values are not valid." said nothing of which, or why).
  */
 
@@ -40,12 +40,29 @@ export function plainDetail(message: string): string {
   return text;
 }
 
-/** Plain messages by the first path segment after `prefix`: `body.fields.items` → `{ items: … }`. */
-export function detailsAt(error: unknown, prefix: string): Record<string, string> {
+/**
+ * The segment right under `container` in a detail's path: a key after a dot or an index in brackets,
+ * the API's one path syntax (`body.deployHooks[1].url`, `body.fields.items[0].title`). Null when the
+ * path is not under it.
+ */
+export function segmentUnder(path: string, container: string): string | null {
+  if (!path.startsWith(container)) return null;
+  const rest = path.slice(container.length);
+  const index = /^\[(\d+)\]/.exec(rest);
+  if (index) return index[1]!;
+  if (!rest.startsWith('.')) return null;
+  return /^\.([^.[]*)/.exec(rest)![1]!;
+}
+
+/**
+ * Plain messages by the segment right under `container`: `body.fields.items[0].title` →
+ * `{ items: … }` under `body.fields`, `body.deployHooks[1].url` → `{ 1: … }` under `body.deployHooks`.
+ */
+export function detailsAt(error: unknown, container: string): Record<string, string> {
   const byKey: Record<string, string> = {};
   for (const { path, message } of detailsOf(error)) {
-    if (!path.startsWith(prefix)) continue;
-    const key = path.slice(prefix.length).split('.')[0]!;
+    const key = segmentUnder(path, container);
+    if (key === null) continue;
     const before = own(byKey, key); // a field may be named `constructor` (./own.ts)
     byKey[key] = before ? `${before} ${plainDetail(message)}` : plainDetail(message);
   }

@@ -444,6 +444,8 @@ export type paths = {
          *
          *     Page order: `components` is the order the site renders them. Reads of the page (`GET /v1/content/:pageId` and `GET /v1/definitions/:pageId`, for visitors, editors and live streams) list its components in that order. A sync that lists part of the page orders what it lists among the places those components hold and moves nothing it leaves out; a new component goes right after the one sent before it (or, first in the sync, right before the first listed component the page already has; a sync of new components only appends them). A change of order alone is a write (any caller the sync accepts, the publishable key in `additive` mode included); the same order is not.
          *
+         *     Entry ids (an import that keeps ids): a member's session or a write secret key may send a component's `entryId` (`ent_` and 26 base-32 characters). If this sync creates the component's entry and no entry of any project holds that id, the entry gets it; otherwise the entry gets a new id (or keeps the one it has) and the answer's `changedIds` lists `{ instanceKey, requested, id }`, the same whether the id was held in this project or in another (nothing of another project is disclosed). `changedIds` is present only when an `entryId` was sent. The publishable key sending one is 403; an id sent twice in one request is 400; a dry run checks them and reports nothing of them.
+         *
          *     `?dryRun=true` (same credentials) answers `{ pageId, created, changed: [{ instanceKey, from, to }], rejected }` and writes nothing.
          *
          *     Rate limit: syncs with the publishable key (dry runs included) are limited per project to CMS_SYNC_LIMIT_PER_MINUTE (default 120) in fixed one-minute windows shared by every instance; then 429 with Retry-After. Sessions and secret keys are not limited.
@@ -784,7 +786,7 @@ export type paths = {
         put?: never;
         /**
          * Create a project and its first admin
-         * @description No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour, counted in the database and shared by every instance): 429 with Retry-After.
+         * @description No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409 `conflict` with the words login answers for a wrong email or password ("Wrong email or password."): the answer names neither the email nor an account. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour, counted in the database and shared by every instance): 429 with Retry-After.
          */
         post: operations["createProject"];
         delete?: never;
@@ -1282,7 +1284,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "blocks";
@@ -1303,7 +1305,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "boolean";
@@ -1354,7 +1356,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "color";
@@ -1574,7 +1576,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "date";
@@ -1604,7 +1606,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "datetime";
@@ -1988,7 +1990,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "image";
@@ -2004,7 +2006,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "json";
@@ -2020,7 +2022,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "link";
@@ -2048,7 +2050,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "list";
@@ -2265,7 +2267,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "number";
@@ -2287,7 +2289,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "object";
@@ -2588,7 +2590,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "reference";
@@ -2662,7 +2664,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "richtext";
@@ -2811,7 +2813,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "select";
@@ -3007,6 +3009,11 @@ export type components = {
                 componentId: string;
                 instanceKey: string;
                 fields: components["schemas"]["FieldDeclaration"][];
+                /**
+                 * @description The id the component's entry gets if this sync creates it (`ent_` and 26 base-32 characters, as the server makes them): an import keeps its entries' ids this way. A member's session or a write secret key only (the publishable key: 403). Used only when no entry of any project holds it; otherwise the entry gets a new id, and the answer's `changedIds` lists it, the same whichever project holds it. Ignored where the entry exists.
+                 * @example ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2
+                 */
+                entryId?: string;
             }[];
         };
         /**
@@ -3032,6 +3039,14 @@ export type components = {
                 /** @description What was kept as stored, in one sentence. */
                 reason: string;
             }[];
+            /** @description Only when the sync was sent an `entryId`: the components sent with one whose entry has another id (the id was held by an entry, of this project or another, which the answer does not say; or the entry existed before this sync). Empty when every `entryId` was used. */
+            changedIds?: {
+                instanceKey: string;
+                /** @description The `entryId` sent. */
+                requested: string;
+                /** @description The entry's id. */
+                id: string;
+            }[];
         };
         /**
          * SystemActor
@@ -3055,7 +3070,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "text";
@@ -3133,7 +3148,7 @@ export type components = {
             help?: string;
             /** @description Rule: publishing needs a value ("" and a missing value are none). */
             required?: boolean;
-            /** @description Top-level fields only (languages, a later part); stored as sent. */
+            /** @description Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing. */
             localized?: boolean;
             /** @enum {string} */
             type: "url";

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { fromConstraint } from '../db/dialect/constraints.js';
 import { isDatabaseUnavailable } from '../db/dialect/unavailable.js';
 import { AppError, type ErrorCode, type FieldProblem, unavailable } from '../shared/errors.js';
+import { pointerPath } from '../shared/problem-paths.js';
 
 /**
  * One place that turns every failure into the contract's envelope: our AppErrors, Fastify's own
@@ -33,7 +34,7 @@ export function installErrorHandling(
       return send(reply, err.statusCode, err.code, err.message, err.details);
     }
     if ((err as FastifyError).validation) {
-      const details = validationDetails(err as FastifyError);
+      const details = validationDetails(err as FastifyError, request);
       return send(reply, 400, 'validation_failed', 'The request is not valid.', details);
     }
     const status = (err as FastifyError).statusCode ?? 500;
@@ -114,15 +115,25 @@ function codeForStatus(status: number): ErrorCode {
   }
 }
 
-/** Ajv errors as `[{ path: "body.admin.email", message }]`, one per failing path. */
-function validationDetails(err: FastifyError): FieldProblem[] {
+/** What each validation context checked, to tell an array's index from an object's key. */
+const INPUT = {
+  body: (request: FastifyRequest) => request.body,
+  querystring: (request: FastifyRequest) => request.query,
+  params: (request: FastifyRequest) => request.params,
+  headers: (request: FastifyRequest) => request.headers,
+} as const;
+
+/**
+ * Ajv errors as `[{ path: "body.components[0].fields[2].key", message }]`, one per failing path, in
+ * the syntax our own checks use (src/shared/problem-paths.ts).
+ */
+function validationDetails(err: FastifyError, request: FastifyRequest): FieldProblem[] {
   const context = (err as FastifyError & { validationContext?: string }).validationContext ?? 'body';
+  const input = INPUT[context as keyof typeof INPUT]?.(request);
   return (err.validation ?? []).map((v) => {
     const params = v.params as Record<string, unknown>;
     const extra = (params.missingProperty ?? params.additionalProperty) as string | undefined;
-    const segments = [context, ...v.instancePath.split('/').filter(Boolean)];
-    if (extra) segments.push(extra);
     const message = params.additionalProperty ? 'is not an allowed property' : (v.message ?? 'is invalid');
-    return { path: segments.join('.'), message };
+    return { path: pointerPath(context, v.instancePath, input, extra), message };
   });
 }

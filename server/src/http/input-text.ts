@@ -34,13 +34,24 @@ export const isBadText = (text: string): boolean =>
  * path is joined only for the value that failed.
  */
 export function inputProblem(value: unknown, root: string): FieldProblem | null {
-  const keys = [root];
+  const keys: (string | number)[] = [root];
   const message = problemIn(value, 0, keys);
-  return message === null ? null : { path: keys.join('.'), message };
+  return message === null ? null : { path: pathOf(keys), message };
 }
 
+/**
+ * Keys after dots, array indices (kept as numbers) in brackets: the one path syntax of error
+ * `details` (src/shared/problem-paths.ts).
+ */
+const pathOf = (keys: (string | number)[]) =>
+  keys.reduce<string>(
+    (path, key, i) =>
+      i === 0 ? String(key) : typeof key === 'number' ? `${path}[${key}]` : `${path}.${key}`,
+    '',
+  );
+
 /** The message of the first problem under `value`, `keys` left as the path to it; null when none. */
-function problemIn(value: unknown, depth: number, keys: string[]): string | null {
+function problemIn(value: unknown, depth: number, keys: (string | number)[]): string | null {
   if (typeof value === 'string') return isBadText(value) ? TEXT_MESSAGE : null;
   if (value === null || typeof value !== 'object') return null;
   if (depth >= MAX_DEPTH) return DEPTH_MESSAGE;
@@ -48,7 +59,7 @@ function problemIn(value: unknown, depth: number, keys: string[]): string | null
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
       if (child === null || (typeof child !== 'object' && typeof child !== 'string')) continue;
-      keys.push(String(i));
+      keys.push(i);
       const message = problemIn(child, depth + 1, keys);
       if (message !== null) return message;
       keys.pop();

@@ -44,13 +44,13 @@ export function checkLocales(
     const code = canonicalLocale(entry.code);
     if (!code) {
       problems.push({
-        path: `${at}.available.${i}.code`,
+        path: `${at}.available[${i}].code`,
         message: 'must be a BCP 47 language tag, e.g. "fr-CA"',
       });
       return;
     }
     if (seen.has(code)) {
-      problems.push({ path: `${at}.available.${i}.code`, message: `lists "${code}" twice` });
+      problems.push({ path: `${at}.available[${i}].code`, message: `lists "${code}" twice` });
       return;
     }
     seen.add(code);
@@ -60,7 +60,7 @@ export function checkLocales(
     }
     const fallback = canonicalLocale(entry.fallback);
     if (!fallback) {
-      problems.push({ path: `${at}.available.${i}.fallback`, message: 'must be a BCP 47 language tag' });
+      problems.push({ path: `${at}.available[${i}].fallback`, message: 'must be a BCP 47 language tag' });
       return;
     }
     available.push({ code, fallback });
@@ -76,7 +76,7 @@ export function checkLocales(
   // Every chain ends at the default, without a cycle: walked from each code, at most one step per locale.
   const fallbackOf = new Map(available.map((l) => [l.code, l.fallback]));
   available.forEach((l, i) => {
-    const path = `${at}.available.${i}.fallback`;
+    const path = `${at}.available[${i}].fallback`;
     if (l.code === defaultCode) {
       if (l.fallback !== undefined) problems.push({ path, message: 'the default locale has no fallback' });
       return;

@@ -109,7 +109,7 @@ describeEachDb('definitions sync', (ctx) => {
     assert.equal(badType.body.error.code, 'validation_failed');
     const dupKey = await send({ pageId: '/', components: [comp('a'), comp('a')] });
     assert.equal(dupKey.status, 400);
-    assert.equal(dupKey.body.error.details[0].path, 'body.components.1.instanceKey');
+    assert.equal(dupKey.body.error.details[0].path, 'body.components[1].instanceKey');
     const dupField = await send({
       pageId: '/',
       components: [

@@ -246,6 +246,6 @@ describeEachDb('field keys named like object members', (ctx) => {
       },
     });
     assert.equal(declared.status, 400, JSON.stringify(declared.body));
-    assert.equal(declared.body.error.details[0].path, 'body.components.0.fields.0.key');
+    assert.equal(declared.body.error.details[0].path, 'body.components[0].fields[0].key');
   });
 });

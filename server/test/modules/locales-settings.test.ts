@@ -63,7 +63,7 @@ describeEachDb(
       const cases: [unknown, string][] = [
         [
           { default: 'en', available: [{ code: 'en' }, { code: 'en_US', fallback: 'en' }] },
-          'body.locales.available.1.code',
+          'body.locales.available[1].code',
         ],
         [{ default: 'de', available: [{ code: 'en' }] }, 'body.locales.default'],
         [
@@ -74,21 +74,24 @@ describeEachDb(
               { code: 'fr', fallback: 'en' },
             ],
           },
-          'body.locales.available.0.fallback',
+          'body.locales.available[0].fallback',
         ],
         [
           {
             default: 'en',
             available: [{ code: 'en' }, { code: 'fr', fallback: 'de' }, { code: 'de', fallback: 'fr' }],
           },
-          'body.locales.available.1.fallback',
+          'body.locales.available[1].fallback',
         ],
-        [{ default: 'en', available: [{ code: 'en' }, { code: 'fr' }] }, 'body.locales.available.1.fallback'],
+        [
+          { default: 'en', available: [{ code: 'en' }, { code: 'fr' }] },
+          'body.locales.available[1].fallback',
+        ],
         [
           { default: 'en', available: [{ code: 'en' }, { code: 'fr', fallback: 'it' }] },
-          'body.locales.available.1.fallback',
+          'body.locales.available[1].fallback',
         ],
-        [{ default: 'en', available: [{ code: 'en' }, { code: 'EN' }] }, 'body.locales.available.1.code'],
+        [{ default: 'en', available: [{ code: 'en' }, { code: 'EN' }] }, 'body.locales.available[1].code'],
         [{ default: 'en', available: [] }, 'body.locales.available'],
         [
           {

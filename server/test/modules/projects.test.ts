@@ -58,6 +58,22 @@ describeEachDb('projects', (ctx) => {
     });
     assert.equal(wrong.status, 409);
     assert.equal(wrong.body.error.code, 'conflict');
+    // Issue 44: in login's words, never that the account exists (login does not say it either).
+    const login = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: admin.email, password: 'someone else guessing' },
+    });
+    const unknown = await call(ctx.app, {
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: 'nobody-here@example.com', password: 'someone else guessing' },
+    });
+    assert.equal(wrong.body.error.message, login.body.error.message);
+    assert.equal(unknown.body.error.message, login.body.error.message);
+    assert.deepEqual(Object.keys(wrong.body.error).sort(), ['code', 'message']);
+    assert.doesNotMatch(JSON.stringify(wrong.body), /exist|account/i);
+    assert.ok(!JSON.stringify(wrong.body).includes(admin.email));
 
     const list = await call(ctx.app, { method: 'GET', url: '/v1/projects', headers: bearer(admin.token) });
     assert.equal(list.status, 200);
@@ -236,7 +252,7 @@ describeEachDb('projects', (ctx) => {
       deployHooks: [{ id: 'n', type: 'generic', url: 'https://example.com/h', secret: 'plain' }],
     });
     assert.equal(bad.status, 400);
-    assert.equal(bad.body.error.details[0].path, 'body.deployHooks.0.secret');
+    assert.equal(bad.body.error.details[0].path, 'body.deployHooks[0].secret');
     const gh = await patch({
       deployHooks: [{ id: 'g', type: 'github_repository_dispatch', url: 'https://api.github.com/x' }],
     });

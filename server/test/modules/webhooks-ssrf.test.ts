@@ -135,7 +135,7 @@ describeEachDb(
         },
       });
       assert.equal(hooks.status, 400);
-      assert.equal(hooks.body.error.details[0].path, 'body.deployHooks.1.url');
+      assert.equal(hooks.body.error.details[0].path, 'body.deployHooks[1].url');
       const unchanged = await call(ctx.app, {
         method: 'GET',
         url: `/v1/projects/${project.id}`,

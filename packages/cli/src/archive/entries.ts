@@ -15,8 +15,9 @@ type Fields = Record<string, unknown>;
  * publishes in the same order, made by the importing user at the time of the import (the original
  * actors and times stay in entries.json). Without history (`--skip-history`) only the end state is made.
  *
- * Every stub is read before any value is written, so each exported entry's new id is known and a
- * reference to it, wherever it is written (an entry earlier in the file, a list item), is rewritten.
+ * Every stub is read before any value is written, so each exported entry's id here is known (its
+ * exported one, unless the server had to change it) and a reference to a changed one, wherever it is
+ * written (an entry earlier in the file, a list item), is rewritten.
  */
 export interface EntryImport {
   url: string;

@@ -84,7 +84,7 @@ export interface ExportedEntry {
   pageId: string;
   instanceKey: string;
   componentId: string;
-  /** The id on the source server: for reference only (an import makes new ids). */
+  /** The id on the source server: an import keeps it where the target has no entry with it. */
   id: string;
   version: number;
   status: 'draft' | 'published';

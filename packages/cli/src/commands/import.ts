@@ -32,14 +32,19 @@ In order: the project's settings (its locales among them), media files, definiti
 version is checked against the export's (in a project with locales, that of every locale:
 ?locale=*).
 
+Entries keep their exported ids where this server has no entry with the id (then the snapshot's
+version is the export's); an id some entry already holds (on this project or another) is changed,
+listed ("Entry ids: ... changed"), and references to it are rewritten.
+
 What the API cannot reproduce, and what import does instead:
-  ids, times, versions  new ones (entries.json keeps the old ids, times and history actors)
+  times, versions      new ones (entries.json keeps the old times and history actors)
   history              replayed: the same publishes and unpublishes in the same order, by you, now
   media                uploaded again: new ids and addresses; every imported value that held an
                        exported file's address or id is rewritten to the new one, so images keep
                        working; the snapshot version then equals the export's with those addresses
                        replaced (checked); --keep-media-urls imports values as they were instead
-  references           an exported entry's id anywhere in a value becomes its imported copy's id
+  references           an id of an exported entry that had to change becomes the new id, anywhere
+                       in a value
   webhooks             created with new secrets, printed once, and inactive: give each receiver its
                        new secret, then activate it (dashboard, or PATCH /v1/webhooks/:id)
   deploy hooks         those without a secret are re-created; those with one are listed to re-add
@@ -82,7 +87,9 @@ Options:
 
     // Definitions twice: first without fields, so values a definition's current field types would
     // refuse (a type changed after they were published) are stored as they were; then as exported.
-    await syncDefinitions(access, archive, false);
+    // The first creates the entries, with their exported ids where this server has no entry with one.
+    const changedIds = await syncDefinitions(access, archive, false);
+    reportIds(archive, changedIds, io);
     const entries = await importEntries(
       {
         url,
@@ -186,16 +193,59 @@ const placeholders = (fields: Archive['definitions'][string][number]['fields']) 
     .filter((f) => (f as { localized?: boolean }).localized === true)
     .map((f) => ({ key: f.key, type: 'json' as const, localized: true }));
 
-async function syncDefinitions({ url, member }: ProjectAccess, archive: Archive, withFields: boolean) {
+/** An id the import asked for and did not get: the entry's new id. */
+interface ChangedId {
+  pageId: string;
+  instanceKey: string;
+  requested: string;
+  id: string;
+}
+
+/**
+ * Syncs every page's definitions. The first sync (`withFields` false) creates the entries and asks
+ * for each one's exported id (`entryId`, a member's sync: contract §17 keeps ids in snapshots, so a
+ * kept id keeps the snapshot's version); the server uses it unless an entry holds it, and answers
+ * the ones it had to change.
+ */
+async function syncDefinitions(
+  { url, member }: ProjectAccess,
+  archive: Archive,
+  withFields: boolean,
+): Promise<ChangedId[]> {
+  const exportedIds = new Map(archive.entries.map((e) => [`${e.pageId}\n${e.instanceKey}`, e.id]));
+  const changed: ChangedId[] = [];
   for (const [pageId, components] of Object.entries(archive.definitions)) {
     const body = {
       pageId,
-      components: components.map((c) => ({ ...c, fields: withFields ? c.fields : placeholders(c.fields) })),
+      components: components.map((c) => {
+        const entryId = withFields ? undefined : exportedIds.get(`${pageId}\n${c.instanceKey}`);
+        return {
+          ...c,
+          fields: withFields ? c.fields : placeholders(c.fields),
+          ...(entryId && { entryId }),
+        };
+      }),
     };
-    await call(url, `sync the definitions of ${pageId}`, () =>
+    const answer = await call(url, `sync the definitions of ${pageId}`, () =>
       member.POST('/v1/definitions/sync', { params: { query: { dryRun: false } }, body }),
     );
+    const ids = 'changedIds' in answer ? (answer.changedIds ?? []) : [];
+    for (const c of ids) changed.push({ pageId, ...c });
   }
+  return changed;
+}
+
+/** Which exported ids the entries kept, and each one the server had to change (an entry held it). */
+function reportIds(archive: Archive, changed: ChangedId[], io: Io): void {
+  const kept = archive.entries.length - changed.length;
+  if (changed.length === 0) {
+    io.err(`Entry ids: all ${kept} kept.\n`);
+    return;
+  }
+  io.err(
+    `Entry ids: ${kept} kept, ${changed.length} changed (an entry on this server already had the id; references to it are rewritten):\n`,
+  );
+  for (const c of changed) io.err(`  ${c.pageId} ${c.instanceKey}: ${c.requested} → ${c.id}\n`);
 }
 
 async function createWebhooks({ url, member }: ProjectAccess, archive: Archive, io: Io): Promise<number> {

@@ -308,6 +308,36 @@ export const updateEntryIfUnchanged = (
     .where('version', '=', read.version)
     .where((eb) => eb(declaredFieldsOf(db, 'contentEntries'), 'is not distinct from', read.declaredFields));
 
+/**
+ * Which of `ids` an entry of ANY project holds. Deliberately not filtered by project: entry ids are
+ * the table's primary key, unique across projects, so a sync that asks for an id (an import keeping
+ * its ids) must not take one another project holds. The caller answers the same whether the holder
+ * is its own project or another, so nothing of another project is disclosed.
+ */
+export async function takenEntryIds(trx: Tx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await trx.selectFrom('contentEntries').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The ids of the project's entries at `instanceKeys` of a page. */
+export async function entryIdsOf(
+  db: DbOrTx,
+  projectId: string,
+  pageId: string,
+  instanceKeys: string[],
+): Promise<Map<string, string>> {
+  if (instanceKeys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('contentEntries')
+    .select(['id', 'instanceKey'])
+    .where('projectId', '=', projectId)
+    .where('pageId', '=', pageId)
+    .where('instanceKey', 'in', instanceKeys)
+    .execute();
+  return new Map(rows.map((r) => [r.instanceKey, r.id]));
+}
+
 /** Inserts stubs where no entry exists yet; returns the instance keys actually created. */
 export async function insertStubs(trx: Tx, rows: EntryRow[]): Promise<string[]> {
   if (rows.length === 0) return [];

@@ -7,6 +7,7 @@ import {
   TOPICS,
   transactionWithChanges,
 } from '../../db/dialect/change-bus.js';
+import { fromConstraint } from '../../db/dialect/constraints.js';
 import { dialectOf } from '../../db/dialect/index.js';
 import {
   runSideWrites,
@@ -202,10 +203,13 @@ export const entryStubs: EntryStubs = {
   create: async (trx, page, components, now) => {
     // Every sync that writes comes here: the page joins the project's list (GET /v1/pages) if new.
     await registerPage(trx, page.projectId, page.pageId);
-    return repo.insertStubs(
+    // A requested id (a member's sync: an import keeping ids) is used where no entry holds it.
+    const requested = components.flatMap((c) => (c.entryId ? [c.entryId] : []));
+    const taken = await repo.takenEntryIds(trx, requested);
+    const stubs = repo.insertStubs(
       trx,
       components.map((c) => ({
-        id: newId('ent'),
+        id: c.entryId && !taken.has(c.entryId) ? c.entryId : newId('ent'),
         projectId: page.projectId,
         pageId: page.pageId,
         instanceKey: c.instanceKey,
@@ -221,9 +225,17 @@ export const entryStubs: EntryStubs = {
         sharedVersion: 0,
       })),
     );
+    // Another project's sync may take a requested id between the check and the insert (PostgreSQL):
+    // a 409 to sync again (then it is found taken), not a 500.
+    return requested.length === 0
+      ? stubs
+      : stubs.catch((err: unknown) => {
+          throw fromConstraint(err, { unique: 'A requested entry id was taken meanwhile: sync again.' });
+        });
   },
   countPages,
   changeComponent: repo.setComponentId,
+  idsOf: (db, key, instanceKeys) => repo.entryIdsOf(db, key.projectId, key.pageId, instanceKeys),
 };
 
 /**

@@ -16,7 +16,7 @@ import {
   SyncQuery,
   SyncResult,
 } from './definitions.schemas.js';
-import { type DefinitionsService, syncLocked } from './definitions.service.js';
+import { type DefinitionsService, entryIdNeedsMember, syncLocked } from './definitions.service.js';
 import { TOO_COSTLY as TOO_COSTLY_MESSAGE } from './field-checks.js';
 import { LIMITS } from './limits.js';
 import { MAX_PATTERN_PROGRAM, MAX_PATTERN_VALUE } from './pattern-engine.js';
@@ -43,6 +43,8 @@ Who may change what (contract §11). The publishable key (x-cms-key) ships in ev
 A member's session (Authorization: Bearer, editor or admin; it counts when sent beside the key too) or a \`write\` secret key (the project chosen as for objects save: x-cms-project-id, or the key's only site) may always change everything; a \`read\` secret key is 403. A changed \`componentId\` reaches the entry, published copy included; a changed field type applies to the next save of the entry.
 
 Page order: \`components\` is the order the site renders them. Reads of the page (\`GET /v1/content/:pageId\` and \`GET /v1/definitions/:pageId\`, for visitors, editors and live streams) list its components in that order. A sync that lists part of the page orders what it lists among the places those components hold and moves nothing it leaves out; a new component goes right after the one sent before it (or, first in the sync, right before the first listed component the page already has; a sync of new components only appends them). A change of order alone is a write (any caller the sync accepts, the publishable key in \`additive\` mode included); the same order is not.
+
+Entry ids (an import that keeps ids): a member's session or a write secret key may send a component's \`entryId\` (\`ent_\` and 26 base-32 characters). If this sync creates the component's entry and no entry of any project holds that id, the entry gets it; otherwise the entry gets a new id (or keeps the one it has) and the answer's \`changedIds\` lists \`{ instanceKey, requested, id }\`, the same whether the id was held in this project or in another (nothing of another project is disclosed). \`changedIds\` is present only when an \`entryId\` was sent. The publishable key sending one is 403; an id sent twice in one request is 400; a dry run checks them and reports nothing of them.
 
 \`?dryRun=true\` (same credentials) answers \`{ pageId, created, changed: [{ instanceKey, from, to }], rejected }\` and writes nothing.
 
@@ -92,7 +94,15 @@ export const definitionsRoutes =
           body: SyncBody,
           response: {
             200: Envelope(Type.Union([SyncResult, DryRunResult])),
-            ...errors(400, syncLocked(), siteBodyTooLarge(), 429, PAGE_LIMIT, TOO_COSTLY),
+            ...errors(
+              400,
+              syncLocked(),
+              entryIdNeedsMember(),
+              siteBodyTooLarge(),
+              429,
+              PAGE_LIMIT,
+              TOO_COSTLY,
+            ),
           },
         },
       },

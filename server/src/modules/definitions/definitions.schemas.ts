@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { Strict, Timestamp } from '../../http/schemas.js';
+import { ENTRY_ID_FORM } from '../../shared/entry-ids.js';
 import { FieldDeclarationDoc } from './field-declaration.schemas.js';
 import { LIMITS } from './limits.js';
 
@@ -65,6 +66,14 @@ export const SyncBody = Strict(
         componentId: Key,
         instanceKey: Key,
         fields: Type.Array(FieldDeclaration, { maxItems: LIMITS.fieldsPerComponent }),
+        entryId: Type.Optional(
+          Type.String({
+            pattern: ENTRY_ID_FORM.source,
+            description:
+              "The id the component's entry gets if this sync creates it (`ent_` and 26 base-32 characters, as the server makes them): an import keeps its entries' ids this way. A member's session or a write secret key only (the publishable key: 403). Used only when no entry of any project holds it; otherwise the entry gets a new id, and the answer's `changedIds` lists it, the same whichever project holds it. Ignored where the entry exists.",
+            examples: ['ent_01JD3ZK4Q7M2X8V5B6N9C0R1T2'],
+          }),
+        ),
       }),
       { maxItems: LIMITS.componentsPerSync },
     ),
@@ -93,8 +102,24 @@ export const SyncResult = Type.Object(
     components: Type.Integer({ description: 'How many components the request declared.' }),
     created: Type.Array(Type.String(), { description: 'instanceKeys whose stub entry this call created.' }),
     rejected: Rejected,
+    changedIds: Type.Optional(
+      Type.Array(
+        Type.Object({
+          instanceKey: Type.String(),
+          requested: Type.String({ description: 'The `entryId` sent.' }),
+          id: Type.String({ description: "The entry's id." }),
+        }),
+        {
+          description:
+            'Only when the sync was sent an `entryId`: the components sent with one whose entry has another id (the id was held by an entry, of this project or another, which the answer does not say; or the entry existed before this sync). Empty when every `entryId` was used.',
+        },
+      ),
+    ),
   },
-  { title: 'SyncResult', examples: [{ pageId: '/', components: 1, created: ['hero'], rejected: [] }] },
+  {
+    title: 'SyncResult',
+    examples: [{ pageId: '/', components: 1, created: ['hero'], rejected: [] }],
+  },
 );
 
 const DefinitionShape = Type.Object({

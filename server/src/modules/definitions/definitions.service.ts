@@ -55,14 +55,26 @@ export interface DefinitionsDeps {
 export interface EntryStubs {
   /**
    * Creates a draft entry for each component that has none, its working copy the declared `defaults`
-   * (§13; empty without any); returns the instance keys created.
+   * (§13; empty without any); returns the instance keys created. A component's `entryId` (a member's
+   * sync, e.g. an import) is the new entry's id unless an entry of any project holds it (then a new one).
    */
   create(
     trx: Tx,
     page: { projectId: string; pageId: string },
-    components: { instanceKey: string; componentId: string; defaults: Record<string, unknown> }[],
+    components: {
+      instanceKey: string;
+      componentId: string;
+      defaults: Record<string, unknown>;
+      entryId?: string | undefined;
+    }[],
     now: string,
   ): Promise<string[]>;
+  /** The ids of the page's entries at `instanceKeys` (what a sync that asked for ids answers). */
+  idsOf(
+    db: Db | Tx,
+    key: { projectId: string; pageId: string },
+    instanceKeys: string[],
+  ): Promise<Map<string, string>>;
   /** The project's pages (with a definition or an entry), for the page cap. */
   countPages(trx: Tx, projectId: string): Promise<number>;
   /** Moves the entry to a changed component; `live` when it was published (visitors see the change). */
@@ -115,17 +127,17 @@ function checkComponents(components: ComponentInput[], budget: RuleBudget): void
   const keys = new Set<string>();
   components.forEach((c, i) => {
     if (keys.has(c.instanceKey))
-      problems.push({ path: `body.components.${i}.instanceKey`, message: 'is sent twice' });
+      problems.push({ path: `body.components[${i}].instanceKey`, message: 'is sent twice' });
     keys.add(c.instanceKey);
     const fieldKeys = new Set<string>();
     c.fields.forEach((f, j) => {
       if (fieldKeys.has(f.key))
-        problems.push({ path: `body.components.${i}.fields.${j}.key`, message: 'is declared twice' });
+        problems.push({ path: `body.components[${i}].fields[${j}].key`, message: 'is declared twice' });
       // No value could ever be written to it: a JSON body with the key `__proto__` is refused where
       // it is parsed (contract §23), and an accumulator assigning it would set a prototype instead.
       if (f.key === '__proto__')
         problems.push({
-          path: `body.components.${i}.fields.${j}.key`,
+          path: `body.components[${i}].fields[${j}].key`,
           message: 'is reserved: "__proto__" cannot be a field key (a body carrying it is refused)',
         });
       fieldKeys.add(f.key);
@@ -134,6 +146,49 @@ function checkComponents(components: ComponentInput[], budget: RuleBudget): void
   });
   if (budget.ranOut) throw rulesTooCostly(budget.ms, problems);
   if (problems.length > 0) throw validationFailed('The components are not valid.', problems);
+}
+
+/** A component as a sync receives it: a member may ask for the id of the entry it creates. */
+export type SyncComponent = ComponentInput & { entryId?: string | undefined };
+
+/**
+ * The entry ids a sync asks for, by instanceKey (none: an empty map, and the sync runs as before).
+ * Only a member may ask (an import keeping its ids): the publishable key is public, and ids are
+ * chosen by the server for everyone else. An id asked for twice in one request is the caller's mistake.
+ */
+function requestedEntryIds(components: SyncComponent[], actor: ActivityActor): Map<string, string> {
+  const requested = new Map<string, string>();
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  components.forEach((c, i) => {
+    if (c.entryId === undefined) return;
+    if (seen.has(c.entryId))
+      problems.push({ path: `body.components[${i}].entryId`, message: 'is sent twice' });
+    seen.add(c.entryId);
+    requested.set(c.instanceKey, c.entryId);
+  });
+  if (requested.size > 0 && actor.type === 'site') throw entryIdNeedsMember();
+  if (problems.length > 0) throw validationFailed('The components are not valid.', problems);
+  return requested;
+}
+
+/** The 403 of a publishable-key sync that asks for entry ids (also the document's example). */
+export const entryIdNeedsMember = () =>
+  forbidden(
+    "Only a member's session or a write secret key may choose entry ids (entryId): the publishable key's syncs get ids the server makes.",
+  );
+
+/**
+ * The components sent with an `entryId` whose entry does not have it: the id was held by an entry
+ * (of this project or any other: the answer is the same), or the entry existed already.
+ */
+function changedIds(requested: Map<string, string>, ids: Map<string, string>) {
+  // Absent when none was asked for: the answer of every other sync is as before.
+  if (requested.size === 0) return {};
+  const changed = [...requested]
+    .filter(([instanceKey, id]) => ids.get(instanceKey) !== id)
+    .map(([instanceKey, id]) => ({ instanceKey, requested: id, id: ids.get(instanceKey) ?? '' }));
+  return { changedIds: changed };
 }
 
 const toStored = (row: DefinitionRow): StoredDefinition => ({
@@ -160,7 +215,7 @@ function positionsFor(stored: DefinitionRow[], components: ComponentInput[]) {
 
 export interface SyncRequest {
   pageId: string;
-  components: ComponentInput[];
+  components: SyncComponent[];
   /** The site (publishable key alone), a member's session or a secret key: see SyncCaller. */
   actor: ActivityActor;
   dryRun: boolean;
@@ -204,13 +259,25 @@ export function createDefinitionsService(
       const { pageId, components, scope } = request;
       checkPageId(pageId);
       checkComponents(components, new RuleBudget(deps.rulesBudgetMs));
+      const requested = requestedEntryIds(components, request.actor);
       const read = await repo.definitionsOfPage(db, projectId, pageId);
       const plan = planSync(read.map(toStored), components, scope);
       if (request.dryRun) {
         return { pageId, created: plan.created, changed: plan.changed, rejected: plan.rejected };
       }
       if (plan.writes.length === 0 && positionsFor(read, components).moves.size === 0) {
-        return { pageId, components: components.length, created: [], rejected: plan.rejected };
+        // Nothing to write; ids asked for are answered as the entries have them (one read, only then).
+        const ids =
+          requested.size === 0
+            ? new Map()
+            : await entries.idsOf(db, { projectId, pageId }, [...requested.keys()]);
+        return {
+          pageId,
+          components: components.length,
+          created: [],
+          rejected: plan.rejected,
+          ...changedIds(requested, ids),
+        };
       }
 
       return transactionWithChanges(db, bus, async (trx, changed) => {
@@ -254,7 +321,11 @@ export function createDefinitionsService(
         const created = await entries.create(
           trx,
           { projectId, pageId },
-          writes.map((w) => ({ ...w, defaults: defaultsOf(w.fields) })),
+          writes.map((w) => ({
+            ...w,
+            defaults: defaultsOf(w.fields),
+            entryId: requested.get(w.instanceKey),
+          })),
           now,
         );
         // A live entry whose component changed shows differently to visitors: drop the cached page.
@@ -299,11 +370,16 @@ export function createDefinitionsService(
           target: { type: 'page', id: pageId },
           summary: `${actorLabel(request.actor)} synced the definitions of ${pageId}: ${added} added, ${changedCount} changed${orderChanged ? ', order changed' : ''}.`,
         });
+        const ids =
+          requested.size === 0
+            ? new Map<string, string>()
+            : await entries.idsOf(trx, { projectId, pageId }, [...requested.keys()]);
         return {
           pageId,
           components: components.length,
           created: components.map((c) => c.instanceKey).filter((k) => createdSet.has(k)),
           rejected,
+          ...changedIds(requested, ids),
         };
       });
     },

@@ -44,7 +44,10 @@ const common = {
     Type.Boolean({ description: 'Rule: publishing needs a value ("" and a missing value are none).' }),
   ),
   localized: Type.Optional(
-    Type.Boolean({ description: 'Top-level fields only (languages, a later part); stored as sent.' }),
+    Type.Boolean({
+      description:
+        "Languages (contract §14, §17). Top-level fields only: a nested `localized` is 400. In a project with `locales`, a localized field has a value per locale: `PATCH ?locale=L` writes L's own value (`null` removes it, and L then reads through its fallback), reads in L take it from the first locale of L's fallback chain that has one (an editor's read lists those in `fallbacks`), and a publish in L copies L's own value. Any other field, and an undeclared top-level key, has one value shared by every locale. Its `default` goes to the default locale only. A member's sync may flip it (the publishable key in `additive` mode may not: listed in `rejected`); values are kept: true → false makes the default locale's value the shared one, false → true makes the shared value the default locale's, and other locales' values are hidden, not deleted, until it flips back. In a project without locales it changes nothing.",
+    }),
   ),
 };
 

@@ -109,12 +109,12 @@ describe('planSave', () => {
       ],
     });
     const paths = problems.map((p) => p.path);
-    assert.ok(paths.includes('body.objects.0.fields.list'), JSON.stringify(problems));
-    assert.ok(paths.includes('body.objects.0.fields.n'));
-    assert.ok(paths.includes('body.objects.0.fields.'));
-    assert.ok(paths.includes('body.objects.0.fields.a\u0001b'));
-    assert.ok(paths.includes('body.objects.1'));
-    assert.ok(paths.includes('body.objects.2.collections.c.1.itemId'));
+    assert.ok(paths.includes('body.objects[0].fields.list'), JSON.stringify(problems));
+    assert.ok(paths.includes('body.objects[0].fields.n'));
+    assert.ok(paths.includes('body.objects[0].fields.'));
+    assert.ok(paths.includes('body.objects[0].fields.a\u0001b'));
+    assert.ok(paths.includes('body.objects[1]'));
+    assert.ok(paths.includes('body.objects[2].collections.c[1].itemId'));
   });
 
   it('refuses text no database can store: NUL and lone surrogates', () => {
@@ -125,9 +125,9 @@ describe('planSave', () => {
       ],
     });
     const paths = problems.map((p) => p.path);
-    assert.ok(paths.includes('body.objects.0.id'), JSON.stringify(problems));
-    assert.ok(paths.includes('body.objects.0.fields.s'));
-    assert.ok(paths.includes('body.objects.1.collections.c.0.value'));
+    assert.ok(paths.includes('body.objects[0].id'), JSON.stringify(problems));
+    assert.ok(paths.includes('body.objects[0].fields.s'));
+    assert.ok(paths.includes('body.objects[1].collections.c[0].value'));
   });
 
   it('enforces the limits the schema cannot express: depth, value length, field count', () => {
@@ -145,8 +145,8 @@ describe('planSave', () => {
     });
     const messages = problems.map((p) => `${p.path}: ${p.message}`).join('\n');
     assert.match(messages, /nests deeper than/);
-    assert.match(messages, /body\.objects\.1\.fields\.s: string values are limited/);
-    assert.match(messages, /body\.objects\.2\.fields: an object has at most/);
+    assert.match(messages, /body\.objects\[1\]\.fields\.s: string values are limited/);
+    assert.match(messages, /body\.objects\[2\]\.fields: an object has at most/);
   });
 
   it('lists at most 20 problems', () => {

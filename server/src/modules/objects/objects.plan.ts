@@ -60,7 +60,7 @@ export function planSave(input: SaveInput): SavePlan {
   const statuses = new Set<string>();
 
   input.objects.forEach((o, i) => {
-    const at = `body.objects.${i}`;
+    const at = `body.objects[${i}]`;
     const key = `${o.type}\u0000${o.id}`;
     if (seen.has(key)) problem(at, `object ${o.type}/${o.id} appears twice in one save`);
     if (!storableText(o.id)) problem(`${at}.id`, 'cannot contain lone surrogates');
@@ -133,18 +133,18 @@ export function planSave(input: SaveInput): SavePlan {
       }
       const itemIds = new Set<string>();
       const planned = items.map((item, j) => {
-        if (itemIds.has(item.itemId)) problem(`${where}.${j}.itemId`, `item "${item.itemId}" appears twice`);
-        if (!storableText(item.itemId)) problem(`${where}.${j}.itemId`, 'cannot contain lone surrogates');
+        if (itemIds.has(item.itemId)) problem(`${where}[${j}].itemId`, `item "${item.itemId}" appears twice`);
+        if (!storableText(item.itemId)) problem(`${where}[${j}].itemId`, 'cannot contain lone surrogates');
         itemIds.add(item.itemId);
         const bad = itemValueProblem(item.value);
         if (bad) {
-          problem(`${where}.${j}.value`, bad);
+          problem(`${where}[${j}].value`, bad);
           return { itemId: item.itemId, value: '' };
         }
         const value = JSON.stringify(item.value);
         if (value.length > LIMITS.valueLength) {
           problem(
-            `${where}.${j}.value`,
+            `${where}[${j}].value`,
             `item values are limited to ${LIMITS.valueLength} characters of JSON`,
           );
         }

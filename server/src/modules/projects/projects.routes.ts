@@ -14,7 +14,7 @@ import {
   ProjectWithRole,
   UpdateProjectBody,
 } from './projects.schemas.js';
-import type { ProjectsService } from './projects.service.js';
+import { type ProjectsService, wrongEmailOrPassword } from './projects.service.js';
 
 const tags = ['Projects'];
 
@@ -34,15 +34,13 @@ export const projectsRoutes =
           operationId: 'createProject',
           summary: 'Create a project and its first admin',
           description:
-            'No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour, counted in the database and shared by every instance): 429 with Retry-After.',
+            'No authentication. If the email already has an account, the project is added to it when the password matches; otherwise 409 `conflict` with the words login answers for a wrong email or password ("Wrong email or password."): the answer names neither the email nor an account. Limited per client address (CMS_PROJECT_CREATE_LIMIT_PER_HOUR, default 20 an hour, counted in the database and shared by every instance): 429 with Retry-After.',
           body: CreateProjectBody,
           response: {
             201: Envelope(CreateProjectResponse),
             ...errors(
               400,
-              conflict(
-                'An account with ada@example.com already exists; sign up with its password to add a project to it.',
-              ),
+              wrongEmailOrPassword(),
               rateLimited(3600, 'Too many projects created from this address.'),
             ),
           },

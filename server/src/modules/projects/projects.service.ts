@@ -2,7 +2,7 @@ import type { Db, Tx } from '../../db/database.js';
 import { type ChangeBus, type Changed, TOPICS, transactionWithChanges } from '../../db/dialect/change-bus.js';
 import { fromConstraint } from '../../db/dialect/constraints.js';
 import type { Outbox } from '../../outbox/index.js';
-import { conflict, notFound, validationFailed } from '../../shared/errors.js';
+import { conflict, invalidCredentials, notFound, validationFailed } from '../../shared/errors.js';
 import { hookUrlProblem } from '../../shared/hook-targets.js';
 import { newId } from '../../shared/ids.js';
 import { checkLocales, type Locales, localesText, parseLocales } from '../../shared/locales.js';
@@ -110,7 +110,7 @@ function mergeDeployHooks(
     const kept = hook.secret === undefined ? (previous?.secret ?? null) : null;
     // The kept secret is opened only to check it against a changed type (generic needs whsec_).
     const secret = hook.secret === undefined ? (kept === null ? null : secrets.open(kept)) : hook.secret;
-    const path = `body.deployHooks.${position}.secret`;
+    const path = `body.deployHooks[${position}].secret`;
     if (hook.type === 'generic' && secret !== null && !isWebhookSecret(secret)) {
       throw validationFailed('A generic deploy hook secret must be a Standard Webhooks secret.', [
         { path, message: 'must be "whsec_" followed by base64 of 24 to 64 bytes' },
@@ -138,7 +138,7 @@ function mergeDeployHooks(
 async function checkDeployHookTargets(hooks: DeployHookInput[], allowPrivate: boolean): Promise<void> {
   const problems = await Promise.all(hooks.map((hook) => hookUrlProblem(hook.url, allowPrivate)));
   const details = problems.flatMap((message, position) =>
-    message ? [{ path: `body.deployHooks.${position}.url`, message }] : [],
+    message ? [{ path: `body.deployHooks[${position}].url`, message }] : [],
   );
   if (details.length > 0) throw validationFailed('A deploy hook URL is not an allowed target.', details);
 }
@@ -166,6 +166,13 @@ function checkPreviewUrl(template: string | null | undefined): void {
 }
 
 /** `changes` tells every instance's caches (publishable key, domains, snapshot) that a project changed. */
+/**
+ * The 409 of a sign-up with an email that has an account and another password, in login's words
+ * (contract §1: one answer for a wrong email and a wrong password): it must not say the account
+ * exists. Also the route's documented example.
+ */
+export const wrongEmailOrPassword = () => conflict(invalidCredentials().message);
+
 export function createProjectsService(
   db: Db,
   outbox: Outbox,
@@ -227,15 +234,15 @@ export function createProjectsService(
 
     /**
      * Creates a project and its first admin. An email that already has an account gets the project
-     * added when the password matches; otherwise 409, so nobody can attach projects to someone else.
+     * added when the password matches; otherwise 409 (contract §2), so nobody can attach projects to
+     * someone else. The 409 says what login says of a wrong password (issue 44): never that an account
+     * exists, nor the email.
      */
     async create(input: { name: string; admin: { email: string; password: string } }) {
       const email = normalizeEmail(input.admin.email);
       const existing = await users.findAccountByEmail(db, email);
       if (existing && !(await verifyPassword(existing.passwordHash, input.admin.password))) {
-        throw conflict(
-          `An account with ${email} already exists; sign up with its password to add a project to it.`,
-        );
+        throw wrongEmailOrPassword();
       }
       const passwordHash = existing ? null : await hashPassword(input.admin.password);
       try {
@@ -267,7 +274,8 @@ export function createProjectsService(
           return { project, admin: { id: accountId, email, role: 'admin' as const } };
         });
       } catch (err) {
-        throw fromConstraint(err, { unique: `An account with ${email} already exists.` });
+        // Another request created the account meanwhile: the same answer as a wrong password.
+        throw fromConstraint(err, { unique: wrongEmailOrPassword().message });
       }
     },
 

@@ -60,14 +60,30 @@ export async function sendDelivery(
   });
 }
 
-/** Outbox consumer: one delivery per event and matching active webhook of its project. */
+/**
+ * Whether `webhook` existed when `event` happened (issue 44): an event still pending when a webhook
+ * is created (the worker was down, or behind) is not the new webhook's, which would otherwise receive
+ * something from before it existed. Both times are ISO strings of one format, so they compare as text.
+ */
+const existedAt = (webhook: Pick<WebhookRow, 'createdAt'>, event: { createdAt: string }) =>
+  webhook.createdAt <= event.createdAt;
+
+/**
+ * Outbox consumer: one delivery per event and matching active webhook of its project that existed
+ * when the event happened (decided here, where deliveries are fanned out: the only place that sees
+ * both the event and the webhooks).
+ */
 export const deliveriesFromEvents: EventConsumer = async (trx, events, { now }) => {
   const projectIds = [...new Set(events.map((e) => e.projectId))];
   const webhooks = await repo.activeWebhooksOf(trx, projectIds);
   const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
   for (const event of events) {
     for (const webhook of webhooks) {
-      if (webhook.projectId === event.projectId && subscribes(webhook, event.type)) {
+      if (
+        webhook.projectId === event.projectId &&
+        existedAt(webhook, event) &&
+        subscribes(webhook, event.type)
+      ) {
         deliveries.push(newDelivery(webhook, event, now));
       }
     }

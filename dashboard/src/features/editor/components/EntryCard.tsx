@@ -277,7 +277,7 @@ export const EntryCard = memo(function EntryCard({
         setConflict({ action, ...by, currentVersion: currentVersionOf(err) });
       } else if (alertOf(err) !== null) {
         // (An ended session shows nothing here: the sign-in is back, and the draft stays in storage.)
-        const atFields = detailsAt(err, 'body.fields.');
+        const atFields = detailsAt(err, 'body.fields');
         const keys = Object.keys(atFields);
         setRefused(atFields);
         setError(keys.length > 0 ? `Folio refused ${keys.join(', ')}: see below.` : messageOf(err));

@@ -83,9 +83,9 @@ export function DeployHooks({ project }: { project: Project }) {
     );
   };
 
-  // The API's reason for a refused URL (details at body.deployHooks.<index>.url), at that row's field
+  // The API's reason for a refused URL (details at body.deployHooks[<index>].url), at that row's field
   // while it still holds the address that was sent.
-  const refused = detailsAt(update.error, 'body.deployHooks.');
+  const refused = detailsAt(update.error, 'body.deployHooks');
   const sent = update.variables?.deployHooks;
   const urlError = (index: number, url: string) =>
     refused[String(index)] && sent?.[index]?.url === url.trim() ? refused[String(index)] : null;

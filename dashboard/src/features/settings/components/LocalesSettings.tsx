@@ -49,8 +49,8 @@ export function LocalesSettings({ project }: { project: Project }) {
   const [rows, setRows] = useState<Row[]>(() => rowsOf(project.locales));
   const [local, setLocal] = useState<string | null>(null);
   const error = update.error;
-  const byRow = detailsAt(error, 'body.locales.available.');
-  const atDefault = detailsAt(error, 'body.locales.')['default'];
+  const byRow = detailsAt(error, 'body.locales.available');
+  const atDefault = detailsAt(error, 'body.locales')['default'];
   const codes = rows.map((r) => r.code.trim()).filter(Boolean);
   const defaultCode = rows[0]?.code.trim() ?? '';
 

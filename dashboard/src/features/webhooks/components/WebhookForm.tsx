@@ -37,7 +37,7 @@ export function WebhookForm({
       events: (v, values) => (values.all || v.length > 0 ? null : 'Choose at least one event'),
     },
   });
-  const refusedUrl = detailsAt(error, 'body.').url;
+  const refusedUrl = detailsAt(error, 'body').url;
   const [sentUrl, setSentUrl] = useState<string | null>(null);
   const submit = form.onSubmit((values) => {
     setSentUrl(values.url);
