@@ -61,6 +61,8 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
   const [state, setState] = useState(() => initialFormState(drafts.read(projectId, entryId, locale)));
   const current = useRef(state);
   const saveEntry = useSaveEntry(site);
+  // A save of its own: removing a translation does not show the Save button busy.
+  const removeTranslationWrite = useSaveEntry(site);
   const unpublishEntry = useUnpublishEntry(site);
   const removeEntry = useRemoveEntry(site);
 
@@ -224,7 +226,7 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
     const from = current.current.draft?.version ?? entry.version;
     dispatch({ type: 'sent', values: null });
     try {
-      const saved = await saveEntry.mutateAsync({
+      const saved = await removeTranslationWrite.mutateAsync({
         entryId,
         fields: { [key]: null },
         publish: false,
@@ -263,7 +265,8 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
     rules,
     busy,
     /** A removal of this field's translation is in flight. */
-    removing: (key: string) => busy === 'save' && own(saveEntry.variables?.fields, key) === null,
+    removing: (key: string) =>
+      removeTranslationWrite.isPending && own(removeTranslationWrite.variables?.fields, key) === null,
     onField,
     run,
     reload,
