@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
  * recorded, a click on a title posts `select`, a click on a list item (or block) `select` with its
  * path by `_key`. It accepts messages only from the dashboard's origin
  * and its parent window. Every bridge message it receives is kept in `window.received`, and the
- * number of hellos it sent in `window.hellos`.
+ * number of hellos it sent in `window.hellos`. A `?locale=` in its URL (a preview URL with `{locale}`)
+ * reads the page in that locale, and then, as @folio/sdk's session does, a draft of another locale is
+ * not shown (a draft that names none is, as before).
  *
  * Two servers, so two origins: `/site{pageId}` is the page; `/redirect{pageId}` sends the browser to
  * the same page on the other origin (a site that ends up somewhere else than its preview URL says).
@@ -27,7 +29,10 @@ export async function startPreviewSite(folioUrl: string, apiKey: string) {
       return;
     }
     const pageId = decodeURIComponent(url.pathname.slice('/site'.length)) || '/';
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(folioUrl, apiKey, pageId));
+    const locale = url.searchParams.get('locale') || null;
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(page(folioUrl, apiKey, pageId, locale));
   };
   const servers: Server[] = [createServer(handler), createServer(handler)];
   for (const server of servers) {
@@ -46,13 +51,16 @@ export async function startPreviewSite(folioUrl: string, apiKey: string) {
   };
 }
 
-function page(folioUrl: string, apiKey: string, pageId: string): string {
-  const config = JSON.stringify({ folio: new URL(folioUrl).origin, apiKey, pageId }).replace(/</g, '\\u003c');
+function page(folioUrl: string, apiKey: string, pageId: string, locale: string | null): string {
+  const config = JSON.stringify({ folio: new URL(folioUrl).origin, apiKey, pageId, locale }).replace(
+    /</g,
+    '\\u003c',
+  );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Test site ${pageId.replace(/[<&]/g, '')}</title></head>
 <body><main><h1>Test site</h1><div id="entries"><p>Loading…</p></div></main>
 <script>
-const { folio, apiKey, pageId } = ${config};
+const { folio, apiKey, pageId, locale } = ${config};
 window.received = [];
 let initialised = false;
 const post = (message) => parent.postMessage({ folio: 'bridge', v: 1, ...message }, folio);
@@ -105,12 +113,14 @@ addEventListener('message', async (event) => {
   window.received.push(message);
   if (message.type === 'init') {
     initialised = true;
-    const res = await fetch(folio + '/v1/content/' + encodeURIComponent(pageId), {
+    const query = locale ? '?locale=' + encodeURIComponent(locale) : '';
+    const res = await fetch(folio + '/v1/content/' + encodeURIComponent(pageId) + query, {
       headers: { 'x-cms-key': apiKey, 'x-cms-preview': message.previewToken },
     });
     render((await res.json()).data);
     post({ type: 'ready', pageId });
   } else if (message.type === 'draft') {
+    if (message.locale && locale && message.locale.toLowerCase() !== locale.toLowerCase()) return;
     const box = document.querySelector('[data-box="' + CSS.escape(message.entryId) + '"]');
     if (box) box.replaceWith(renderEntry(message.entryId, message.fields));
   } else if (message.type === 'highlight') {

@@ -30,7 +30,8 @@ export function asEditorMessage(data: unknown): EditorMessage | null {
         ? typeof m.entryId === 'string' &&
           typeof m.fields === 'object' &&
           m.fields !== null &&
-          !Array.isArray(m.fields)
+          !Array.isArray(m.fields) &&
+          (m.locale === undefined || typeof m.locale === 'string')
         : m.type === 'highlight' &&
           (typeof m.entryId === 'string' || m.entryId === null) &&
           optionalString(m.path);

@@ -10,9 +10,10 @@
  * an optional field that an older end may ignore (as `path` was added to `select` and `highlight`)
  * keeps the version.
  *
- * Languages (issue 35) will add the locale the pane shows: an optional `locale` on `init`, and a
- * `locale { locale }` message when the editor switches, both here; until then a site reads the default
- * locale.
+ * Languages: the pane shows the locale the preview URL names (`{locale}`, filled in by the dashboard,
+ * which reloads the frame when the editor switches); a `draft` names the locale its form edits, and
+ * the site applies only those of the locale its entries are read in (older dashboards send none: such
+ * a draft applies as before, whatever the locale).
  */
 export type BridgeVersion = 1;
 
@@ -45,8 +46,11 @@ export type SiteMessage = Envelope &
 export type EditorMessage = Envelope &
   (
     | { type: 'init'; previewToken: string; pageId: string }
-    /** The entry's whole `fields` as the editor has them now, nested items included, unsaved. */
-    | { type: 'draft'; entryId: string; fields: Record<string, unknown> }
+    /**
+     * The entry's whole `fields` as the editor has them now, nested items included, unsaved; `locale`:
+     * the locale they are of (a project with locales), absent otherwise.
+     */
+    | { type: 'draft'; entryId: string; fields: Record<string, unknown>; locale?: string }
     /** The form the editor is in (null: none), and the item or field inside it (`path`), to outline. */
     | { type: 'highlight'; entryId: string | null; path?: ItemPath | null }
   );

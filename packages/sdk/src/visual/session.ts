@@ -14,6 +14,8 @@ interface Overlay {
   fields: Record<string, unknown>;
   /** The version the unsaved fields were typed over; a newer one (a save) replaces them. */
   base?: number;
+  /** The locale they were typed in (undefined: a dashboard that names none, or no locales). */
+  locale?: string | undefined;
 }
 
 /** A field's declaration as far as marking needs: its type and, for containers, what they hold. */
@@ -30,6 +32,14 @@ interface Declared {
  * does not register in production); a known type decides by itself.
  */
 const ADDRESS = /^(?:[a-z][a-z\d+.-]*:|\/|#|\d{4}-\d\d-\d\d)/i;
+
+/**
+ * Whether a draft of `locale` applies to an entry read in `read`. A draft or an entry that names no
+ * locale applies as before (an older dashboard; a project without locales). Codes are compared as the
+ * API matches them, case aside (`fr-ca` is `fr-CA`).
+ */
+const sameLocale = (locale: string | undefined, read: string | null | undefined) =>
+  !locale || !read || locale.toLowerCase() === read.toLowerCase();
 
 /** ../place.ts's symbol (registered, so this chunk shares no module with the main bundle). */
 const PLACE = Symbol.for('folio.place');
@@ -114,18 +124,23 @@ export function createSession(host: Pick<BridgeHost, 'sinks' | 'fields'>, post: 
   function view(entry: Entry): Entry {
     raw.set(entry.id, entry);
     const held = overlays.get(entry.id);
-    if (held && held.base === undefined) held.base = entry.version;
+    // Another language's unsaved fields (held before this entry was read) are not this page's.
+    if (held && !sameLocale(held.locale, entry.locale)) overlays.delete(entry.id);
+    else if (held && held.base === undefined) held.base = entry.version;
     else if (held && entry.version > (held.base ?? 0)) overlays.delete(entry.id);
     const declared = host.fields.get(entry.componentId) as readonly Declared[] | undefined;
     const fields = markedFields(entry.id, declared, overlays.get(entry.id)?.fields ?? entry.fields, '');
     return { ...entry, fields };
   }
 
-  function draft(entryId: string, given: Record<string, unknown>): void {
+  function draft(entryId: string, given: Record<string, unknown>, locale?: string): void {
+    const entry = raw.get(entryId);
+    // A draft of another locale than the page's (the dashboard sends every locale's it holds, the
+    // editor having typed in French before switching to English): ignored, whatever this page shows.
+    if (entry && !sameLocale(locale, entry.locale)) return;
     // Marks pasted from the page into the form are not content.
     const fields = unmarkedDeep(given) as Record<string, unknown>;
-    const entry = raw.get(entryId);
-    overlays.set(entryId, { fields, base: entry?.version });
+    overlays.set(entryId, { fields, base: entry?.version, locale });
     if (!entry) return;
     for (const [sink, pageId] of host.sinks) if (pageId === entry.pageId) sink(entry);
   }
@@ -133,7 +148,7 @@ export function createSession(host: Pick<BridgeHost, 'sinks' | 'fields'>, post: 
   return {
     view,
     receive(message) {
-      if (message.type === 'draft') draft(message.entryId, message.fields);
+      if (message.type === 'draft') draft(message.entryId, message.fields, message.locale);
       else if (message.type === 'highlight') overlay.highlight(message.entryId, message.path ?? null);
     },
   };

@@ -206,6 +206,8 @@ export async function startRig(options: {
   folioUrl: string;
   key: string;
   alias?: Record<string, string>;
+  /** createFolio's `locale` for the site page (a project with locales). */
+  locale?: string;
 }): Promise<Rig> {
   const framing: Routes = { '/blank': blankPage };
   const editor = await serve(framing);
@@ -216,7 +218,12 @@ export async function startRig(options: {
     ...app,
   });
   // With a trailing slash, as people write URLs: the SDK compares origins, not strings.
-  const config = { url: options.folioUrl, key: options.key, editorOrigin: `${editor.url}/` };
+  const config = {
+    url: options.folioUrl,
+    key: options.key,
+    editorOrigin: `${editor.url}/`,
+    ...(options.locale ? { locale: options.locale } : {}),
+  };
   const siteUrl = `${web.url}/#${encodeURIComponent(JSON.stringify(config))}`;
   framing['/frame'] = framingPage(siteUrl);
   return {

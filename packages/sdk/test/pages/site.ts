@@ -9,6 +9,7 @@ const config = JSON.parse(decodeURIComponent(location.hash.slice(1))) as {
   url: string;
   key: string;
   editorOrigin: string;
+  locale?: string;
 };
 const page = window as unknown as {
   siteFetch: (r: Request) => Promise<Response>;

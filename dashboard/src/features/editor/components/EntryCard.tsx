@@ -1,57 +1,21 @@
 import { Alert, Anchor, Badge, Button, Group, JsonInput, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { PartBoundary } from '../../../components/PartBoundary';
-import { alertOf, messageOf } from '../../../lib/api';
-import { detailsAt } from '../../../lib/details';
 import { has, own } from '../../../lib/own';
-import { useApi } from '../../auth';
 import { pagePath } from '../../pages';
-import { usePreviewBridge } from '../../preview';
 import { ScheduleButton } from '../../schedules';
-import {
-  type ChangedBy,
-  currentVersionOf,
-  type Definition,
-  type Entry,
-  entryKeys,
-  isConflict,
-  type Site,
-  whoChanged,
-} from '../api/entries.api';
-import {
-  type RuleProblem,
-  unpublishableProblems,
-  useRemoveEntry,
-  useSaveEntry,
-  useUnpublishEntry,
-} from '../api/entry-mutations';
-import { type Draft, drafts } from '../lib/drafts';
-import {
-  type FieldType,
-  type FormValue,
-  isFieldType,
-  jsonRows,
-  misfitOf,
-  sameValue,
-  toForm,
-  toWire,
-  workingFields,
-} from '../lib/fields';
+import type { Definition, Entry, Site } from '../api/entries.api';
+import type { RuleProblem } from '../api/entry-mutations';
+import { type FieldType, isFieldType, jsonRows, misfitOf, toForm } from '../lib/fields';
 import { elementsOf, keysOf, placeOf } from '../lib/places';
 import { ConflictAlert } from './ConflictAlert';
 import { DeleteDialog } from './DeleteDialog';
-import { FieldControl } from './FieldControl';
+import { FieldRow } from './FieldRow';
 import { LocaleField } from './LocaleField';
 import { LocaleStatus } from './LocaleStatus';
-import { MisfitField } from './MisfitField';
 import { type Decl, ProblemsContext, RevealContext } from './structured/decl';
 import { UsedOnPages } from './UsedOnPages';
-import { useRuleProblems } from './useRuleProblems';
-
-type Action = 'save' | 'publish' | 'unpublish';
+import { useEntryForm } from './useEntryForm';
 
 /** What takes the cursor when the preview selects a form, an item or a field. */
 const FOCUSABLE = 'input:not([type=hidden]):not([readonly]), textarea, [contenteditable="true"]';
@@ -89,7 +53,8 @@ interface Props {
 /**
  * One entry as a form made from its definition. Edits live in a draft (src/features/editor/lib/drafts.ts)
  * written to storage on every change; saving sends only the changed keys, with If-Match of the version
- * the edits were made on. Memoised: a page of 100 entries re-renders only the form being typed in, not
+ * the edits were made on. The state and the writes are useEntryForm's (its reducer: lib/entry-form.ts);
+ * this component shows them. Memoised: a page of 100 entries re-renders only the form being typed in, not
  * every form when the page marks one unsaved (bench/browser-speed.mjs measures the typing latency).
  */
 export const EntryCard = memo(function EntryCard({
@@ -107,33 +72,10 @@ export const EntryCard = memo(function EntryCard({
   source,
   defaultLocale,
 }: Props) {
-  const api = useApi();
-  const preview = usePreviewBridge();
   const card = useRef<HTMLElement>(null);
-  const queryClient = useQueryClient();
   const titleId = useId();
   const { projectId } = site;
-  const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id, locale));
-  const [restored] = useState(() => draft !== null);
-  const [error, setError] = useState<string | null>(null);
-  /** The API's refusal of single fields (its `details`), shown at each field until it is changed. */
-  const [refused, setRefused] = useState<Record<string, string>>({});
-  const saveEntry = useSaveEntry(site);
-  const unpublishEntry = useUnpublishEntry(site);
-  const removeEntry = useRemoveEntry(site);
-  const busy: Action | 'delete' | null = saveEntry.isPending
-    ? saveEntry.variables?.publish
-      ? 'publish'
-      : 'save'
-    : unpublishEntry.isPending
-      ? 'unpublish'
-      : removeEntry.isPending
-        ? 'delete'
-        : null;
-  const [conflict, setConflict] = useState<(ChangedBy & { action: Action }) | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  // Bumped when the server's copy replaces what the controls show (the rich text editor keeps its own state).
-  const [generation, setGeneration] = useState(0);
 
   const declared = ((definition?.fields ?? []) as Decl[]).filter((f): f is Decl & { type: FieldType } =>
     isFieldType(f.type),
@@ -142,38 +84,16 @@ export const EntryCard = memo(function EntryCard({
   const undeclared = Object.keys(entry.fields)
     .filter((k) => !declaredKeys.has(k))
     .sort();
-  const edits = draft?.values ?? {};
-  const dirty = draft !== null;
-
-  // The draft as last set, read by change(): two changes before the next render (a nested field's
-  // pending value lifted on blur, then another) build on each other instead of the older render's.
-  const current = useRef(draft);
-  const setDraft = (next: Draft | null) => {
-    current.current = next;
-    setDraftState(next);
-    if (next) drafts.write(projectId, entry.id, next, locale);
-    else drafts.remove(projectId, entry.id, locale);
-  };
+  const form = useEntryForm({ entry, declared, site, locale, refusal });
+  const { state, edits, dirty, busy, rules, onField, run } = form;
+  const { error, refused, conflict } = state;
+  const ruleProblems = rules.problems;
 
   useEffect(() => {
     onDirty(entry.id, dirty);
   }, [dirty, entry.id, onDirty]);
   useEffect(() => () => onDirty(entry.id, false), [entry.id, onDirty]);
-  // A new version from the server with nothing of ours pending: show it (fresh controls). Not on mount:
-  // that remounted every control of every entry once more as a page opened (twice the work on 100 entries).
-  const shownVersion = useRef(entry.version);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new version should remount the controls
-  useEffect(() => {
-    if (entry.version === shownVersion.current) return;
-    shownVersion.current = entry.version;
-    if (draft === null) setGeneration((g) => g + 1);
-  }, [entry.version]);
 
-  // Restored edits show in the preview too, once its site connects.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per bridge; later edits are sent by change()
-  useEffect(() => {
-    if (draft) preview?.draft(entry.id, workingFields(entry.fields, declared, draft.values), true);
-  }, [preview]);
   // Picked in the preview: the items on the way opened (RevealContext, in the same render), then the
   // form, or the item or field the click was in, brought into view with the cursor in its first field.
   // biome-ignore lint/correctness/useExhaustiveDependencies: selectPath comes with each new selectRequest
@@ -194,140 +114,6 @@ export const EntryCard = memo(function EntryCard({
     else section.scrollIntoView({ block: 'start' });
     input?.focus({ preventScroll: true });
   }, [selectRequest]);
-
-  const change = (key: string, type: FieldType, value: FormValue) => {
-    setError(null);
-    setRefused((r) => (own(r, key) ? (({ [key]: _, ...rest }) => rest)(r) : r));
-    const wire = toWire(type, value);
-    const before = current.current;
-    const values = { ...before?.values };
-    if (wire.ok && sameValue(wire.value, own(entry.fields, key))) delete values[key];
-    else values[key] = value;
-    const dirtyNow = Object.keys(values).length > 0;
-    setDraft(dirtyNow ? { version: before?.version ?? entry.version, values } : null);
-    // Sent at once, not from an effect, so the site re-renders with the keystroke.
-    preview?.draft(entry.id, workingFields(entry.fields, declared, values), dirtyNow);
-  };
-
-  // One function for the form's life, calling the latest change(): the memoised fields (FieldRow) keep
-  // their props while another field is typed in.
-  const latestChange = useRef(change);
-  latestChange.current = change;
-  const onField = useCallback(
-    (key: string, type: FieldType, value: FormValue) => latestChange.current(key, type, value),
-    [],
-  );
-
-  const problems = declared
-    .filter((f) => has(edits, f.key))
-    .map((f) => [f.key, toWire(f.type, edits[f.key]!)] as const)
-    .filter(([, w]) => !w.ok);
-
-  const working = workingFields(entry.fields, declared, edits);
-  const rules = useRuleProblems(entry, working, refusal);
-  const ruleProblems = rules.problems;
-
-  const run = async (action: Action, overVersion?: number) => {
-    setError(null);
-    setRefused({});
-    const fields: Record<string, unknown> = {};
-    if (action !== 'unpublish') {
-      if (problems.length > 0) {
-        setError(`Fix ${problems.map(([k]) => k).join(', ')} first.`);
-        return;
-      }
-      for (const f of declared) {
-        const w = has(edits, f.key) ? toWire(f.type, edits[f.key]!) : null;
-        if (w?.ok) fields[f.key] = w.value;
-      }
-    }
-    try {
-      if (action === 'unpublish') {
-        const base = overVersion ?? entry.version;
-        const saved = await unpublishEntry.mutateAsync({ entryId: entry.id, version: base, locale });
-        // Unpublishing leaves the working copy alone, so pending edits still apply to the new version.
-        if (draft && draft.version === base) setDraft({ ...draft, version: saved.version });
-      } else {
-        await saveEntry.mutateAsync({
-          entryId: entry.id,
-          fields,
-          publish: action === 'publish',
-          version: overVersion ?? draft?.version ?? entry.version,
-          locale,
-        });
-        setDraft(null);
-        rules.clear();
-        // The site sees the saved copy through its live updates from now on.
-        preview?.forget(entry.id);
-      }
-      setConflict(null);
-      notifications.show({
-        message: `${entry.instanceKey}: ${action === 'save' ? 'draft saved' : action === 'publish' ? 'published' : 'unpublished'}`,
-      });
-    } catch (err) {
-      const refused = unpublishableProblems(err, entry.id);
-      if (refused) {
-        // Nothing was written (contract §17): the edits stay, the problems show at their fields.
-        rules.refuse(refused, working);
-        setError(
-          `Not published: ${refused.length} ${refused.length === 1 ? 'problem' : 'problems'} to fix, shown at the fields. Save draft keeps your changes meanwhile.`,
-        );
-      } else if (isConflict(err)) {
-        const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
-        setConflict({ action, ...by, currentVersion: currentVersionOf(err) });
-      } else if (alertOf(err) !== null) {
-        // (An ended session shows nothing here: the sign-in is back, and the draft stays in storage.)
-        const atFields = detailsAt(err, 'body.fields');
-        const keys = Object.keys(atFields);
-        setRefused(atFields);
-        setError(keys.length > 0 ? `Folio refused ${keys.join(', ')}: see below.` : messageOf(err));
-      }
-    }
-  };
-
-  const reload = async () => {
-    setDraft(null);
-    setConflict(null);
-    await queryClient.invalidateQueries({ queryKey: entryKeys.entries(projectId, entry.pageId) });
-    // My edits are dropped: the site shows the current copy again.
-    const fresh = queryClient
-      .getQueryData<Entry[]>(entryKeys.entries(projectId, entry.pageId, locale ?? null))
-      ?.find((e) => e.id === entry.id);
-    if (fresh) preview?.draft(entry.id, fresh.fields, false);
-    preview?.forget(entry.id);
-    setGeneration((g) => g + 1);
-  };
-
-  /**
-   * Removes this locale's own value of one localized field (`null`, contract §17): it reads through the
-   * fallback again. Saved at once, alone: pending edits of other fields stay in the draft, moved onto
-   * the new version as an unpublish does.
-   */
-  const removeTranslation = async (key: string) => {
-    setError(null);
-    try {
-      const saved = await saveEntry.mutateAsync({
-        entryId: entry.id,
-        fields: { [key]: null },
-        publish: false,
-        version: draft?.version ?? entry.version,
-        locale,
-      });
-      if (draft && draft.version === entry.version) setDraft({ ...draft, version: saved.version });
-      setGeneration((g) => g + 1);
-    } catch (err) {
-      if (isConflict(err)) {
-        const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
-        setConflict({ action: 'save', ...by, currentVersion: currentVersionOf(err) });
-      } else setError(alertOf(err));
-    }
-  };
-
-  const remove = (force: boolean) =>
-    removeEntry.mutate(
-      { entryId: entry.id, pageId: entry.pageId, force },
-      { onSuccess: () => notifications.show({ message: `${entry.instanceKey}: deleted` }) },
-    );
 
   return (
     <Paper
@@ -375,7 +161,7 @@ export const EntryCard = memo(function EntryCard({
         </Group>
         <UsedOnPages projectId={projectId} entryId={entry.id} name={entry.instanceKey} />
 
-        {restored && dirty && (
+        {state.restored && dirty && (
           <Text size="sm" role="status" c="orange.9">
             Unsaved changes from before were restored.
           </Text>
@@ -389,21 +175,21 @@ export const EntryCard = memo(function EntryCard({
           <ConflictAlert
             changedBy={conflict}
             busy={busy !== null}
-            onReload={() => void reload()}
+            onReload={() => void form.reload()}
             onOverwrite={() => void run(conflict.action, conflict.currentVersion ?? entry.version)}
           />
         )}
 
         <RevealContext value={reveal}>
           <ProblemsContext.Provider value={ruleProblems}>
-            <Stack key={generation} gap="sm">
+            <Stack key={state.generation} gap="sm">
               {!definition && (
                 <Text size="sm" c="dimmed">
                   No definition declares this entry's fields: they are shown as stored, read-only.
                 </Text>
               )}
               {declared.map((f) => {
-                const problem = problems.find(([k]) => k === f.key)?.[1];
+                const problem = form.invalid.find(([k]) => k === f.key)?.[1];
                 const messages = [
                   ...(problem && !problem.ok ? [problem.error] : []),
                   ...ruleProblems.at(`fields.${f.key}`),
@@ -415,7 +201,7 @@ export const EntryCard = memo(function EntryCard({
                   f.key in edits ? null : misfitOf(f.type, f.multiple === true, entry.fields[f.key]);
                 const row = (
                   <FieldRow
-                    key={f.key}
+                    key={`${f.key}.${own(state.resets, f.key) ?? 0}`}
                     decl={f}
                     site={site}
                     value={has(edits, f.key) ? edits[f.key]! : toForm(f.type, own(entry.fields, f.key))}
@@ -444,10 +230,10 @@ export const EntryCard = memo(function EntryCard({
                       has(entry.fields, f.key) &&
                       !has(edits, f.key) &&
                       locale !== defaultLocale
-                        ? () => void removeTranslation(f.key)
+                        ? () => void form.removeTranslation(f.key)
                         : undefined
                     }
-                    busy={busy === 'save' && own(saveEntry.variables?.fields, f.key) === null}
+                    busy={form.removing(f.key)}
                   >
                     {row}
                   </LocaleField>
@@ -523,11 +309,11 @@ export const EntryCard = memo(function EntryCard({
           site={site}
           title={`Delete ${entry.instanceKey}?`}
           busy={busy === 'delete'}
-          error={removeEntry.error}
-          onDelete={remove}
+          error={form.removeEntry.error}
+          onDelete={form.remove}
           onClose={() => {
             setConfirmDelete(false);
-            removeEntry.reset();
+            form.removeEntry.reset();
           }}
         >
           The entry, its definition and its history are removed; if it is live, visitors stop seeing it. A
@@ -535,55 +321,5 @@ export const EntryCard = memo(function EntryCard({
         </DeleteDialog>
       )}
     </Paper>
-  );
-});
-
-/**
- * One declared field of the form, memoised: typing in a list of 200 items re-renders that field's
- * control, not every other field of the entry (a blocks field of 30 sections beside it). Its place for
- * visual editing is marked on a wrapper without a box (lib/places.ts). A stored value the control
- * cannot show is a MisfitField instead; a control that fails anyway shows its error in its place
- * (PartBoundary), with the same way out: clearing the value.
- */
-const FieldRow = memo(function FieldRow({
-  decl,
-  site,
-  value,
-  error,
-  misfit,
-  onField,
-}: {
-  decl: Decl & { type: FieldType };
-  site: Site;
-  value: FormValue;
-  error: string | null;
-  misfit: { message: string; stored: unknown } | null;
-  onField(key: string, type: FieldType, value: FormValue): void;
-}) {
-  const clear = () => onField(decl.key, decl.type, '');
-  const label = typeof decl.label === 'string' && decl.label ? decl.label : decl.key;
-  return (
-    <div className="folio-field" data-folio-field={decl.key}>
-      {misfit ? (
-        <MisfitField decl={decl} value={misfit.stored} message={misfit.message} onClear={clear} />
-      ) : (
-        <PartBoundary
-          title={`${label} could not be shown`}
-          rest="The other fields can still be edited; clearing this one removes its value when you save."
-          recover={{ label: `Clear ${label}`, run: clear }}
-        >
-          <FieldControl
-            fieldKey={decl.key}
-            type={decl.type}
-            declaration={decl}
-            site={site}
-            projectId={site.projectId}
-            value={value}
-            error={error}
-            onChange={(v) => onField(decl.key, decl.type, v)}
-          />
-        </PartBoundary>
-      )}
-    </div>
   );
 });

@@ -1,5 +1,10 @@
 import { asSiteMessage, type DashboardMessage, envelope, renewAfter } from './bridge';
 
+type DraftBody = Extract<DashboardMessage, { type: 'draft' }>;
+
+/** Entry ids and locale codes hold no newline. */
+const draftKey = (entryId: string, locale: string | undefined) => `${entryId}\n${locale ?? ''}`;
+
 export interface PreviewToken {
   token: string;
   /** How long it lasts from when it was made (its ttl). */
@@ -35,8 +40,10 @@ interface Frame {
  * The token is made only on a valid `hello`, so a stranger never causes one to exist.
  *
  * The forms hand it their working values (`draft`) whether or not a site is connected; it keeps the
- * latest of each entry and sends them all once the site says `ready`, so edits made before the pane
- * loaded (or restored after a reload) show too.
+ * latest of each entry in each locale and sends them all once the site says `ready`, so edits made
+ * before the pane loaded (or restored after a reload) show too. Each draft names its locale (a form is
+ * one locale's): the site shows only those of the locale it renders, so French typing never shows in
+ * the English page the pane reloads to when the editor switches language.
  */
 export class PreviewBridge {
   private frame: Frame | null = null;
@@ -44,7 +51,8 @@ export class PreviewBridge {
   private making: Promise<string> | null = null;
   private renewal: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
-  private readonly drafts = new Map<string, Record<string, unknown>>();
+  /** The latest working values by entry and locale (`draftKey`). */
+  private readonly drafts = new Map<string, DraftBody>();
   private highlighted: { entryId: string; path: string | null } | null = null;
 
   constructor(private readonly options: Options) {}
@@ -66,16 +74,22 @@ export class PreviewBridge {
     };
   }
 
-  /** The form's working values of one entry (`dirty` false: the stored values, sent only to undo a draft). */
-  draft(entryId: string, fields: Record<string, unknown>, dirty: boolean): void {
-    if (!dirty && !this.drafts.has(entryId)) return;
-    this.drafts.set(entryId, fields);
-    if (this.ready) this.post({ type: 'draft', entryId, fields });
+  /**
+   * The form's working values of one entry in `locale` (undefined: a project without locales; `dirty`
+   * false: the stored values, sent only to undo a draft).
+   */
+  draft(entryId: string, fields: Record<string, unknown>, dirty: boolean, locale?: string): void {
+    const key = draftKey(entryId, locale);
+    if (!dirty && !this.drafts.has(key)) return;
+    // Without locales the message is as before: no `locale` key at all.
+    const body: DraftBody = { type: 'draft', entryId, fields, ...(locale === undefined ? {} : { locale }) };
+    this.drafts.set(key, body);
+    if (this.ready) this.post(body);
   }
 
-  /** The entry was saved: the site follows it through live updates from now on. */
-  forget(entryId: string): void {
-    this.drafts.delete(entryId);
+  /** The entry was saved in `locale`: the site follows it through live updates from now on. */
+  forget(entryId: string, locale?: string): void {
+    this.drafts.delete(draftKey(entryId, locale));
   }
 
   /** The form the editor is in, and the item or field inside it (`path`, by `_key`), outlined in the site. */
@@ -103,7 +117,7 @@ export class PreviewBridge {
       case 'ready':
         this.ready = true;
         this.options.onStatus({ kind: 'connected' });
-        for (const [entryId, fields] of this.drafts) this.post({ type: 'draft', entryId, fields });
+        for (const body of this.drafts.values()) this.post(body);
         if (this.highlighted) this.post({ type: 'highlight', ...this.highlighted });
         return;
       case 'select':
