@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
+import type { DbOrTx } from './db/database.js';
 import { type ChangeBus, createChangeBus, transactionWithChanges } from './db/dialect/change-bus.js';
 import { migrationsApplied } from './db/migrate.js';
 import { type CredentialStore, installAuth } from './http/auth.js';
@@ -306,8 +307,8 @@ export async function buildApp({
   // content entries. Each module is handed what it needs of the other here, so neither imports the
   // other's repository (and they form no import cycle).
   // The project's locales come from the site cache (the projects module's, kept right by the change bus).
-  const localesOf = async (_reader: unknown, projectId: string) =>
-    (await sites.byId(projectId))?.locales ?? null;
+  const localesOf = async (reader: DbOrTx, projectId: string) =>
+    (await sites.byId(projectId, reader))?.locales ?? null;
   const rulesBudgetMs = config.rulesBudgetMs;
   const content = createContentService(
     db,
@@ -343,7 +344,7 @@ export async function buildApp({
   // the page definitions above); the worker runs them (src/jobs/handlers.ts wires what it needs).
   await app.register(
     schedulesRoutes(
-      createSchedulesService(db, outbox, contentTargets(pageDefinitions), (id) => localesOf(null, id)),
+      createSchedulesService(db, outbox, contentTargets(pageDefinitions), (id) => localesOf(db, id)),
     ),
     {
       prefix: '/v1/schedules',

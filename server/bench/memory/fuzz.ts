@@ -11,6 +11,10 @@
  * the server's RSS far higher (it is a large native allocation, and a GC), so take figures and
  * snapshots in separate runs. PostgreSQL needs TEST_DATABASE_URL (an admin URL; a database is made
  * and dropped).
+ *
+ * FOLIO_BENCH_PROBE=N asks `/health/ready` after every wave from request N on and stops at the first
+ * wave after which the database does not answer, printing that wave's requests: how the SQLite
+ * deadlock of issue 42 (a restore after a project's settings changed) was found.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -162,6 +166,7 @@ try {
       // Bounded: a request the server never answers (one did, issue 42) is noted, not waited on forever.
       client.setTimeout(REQUEST_TIMEOUT_MS, () => {
         unanswered.push(`#${index} ${req.method} ${req.url.slice(0, 200)}`);
+        process.stderr.write(`unanswered: #${index} ${req.method} ${req.url.slice(0, 200)}\n`);
         client.destroy();
       });
       client.end(req.payload);
@@ -173,6 +178,21 @@ try {
   for (let start = 0; start < COUNT; start += WAVE) {
     const wave = Array.from({ length: Math.min(WAVE, COUNT - start) }, (_, i) => send(start + i));
     for (const status of await Promise.all(wave)) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    if (process.env.FOLIO_BENCH_PROBE && start >= Number(process.env.FOLIO_BENCH_PROBE)) {
+      const ready = await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(5000) })
+        .then((r) => r.status)
+        .catch(() => 0);
+      if (ready !== 200) {
+        for (let i = start; i < start + WAVE; i++) {
+          const r = rng(SEED, i);
+          const q = generate(r.pick(ops), fx, r);
+          process.stderr.write(
+            `wave #${i} ${q.method} ${q.url.slice(0, 300)} ${String(q.payload ?? '').slice(0, 400)}\n`,
+          );
+        }
+        throw new Error(`not ready (${ready}) after the wave at ${start}`);
+      }
+    }
     // The resident size as the run goes: a bound shows as a plateau, a leak as a slope.
     if (Math.floor((start + WAVE) / 1000) > Math.floor(start / 1000))
       process.stdout.write(`  ${start + WAVE} requests: rss ${rssMB()} MB\n`);

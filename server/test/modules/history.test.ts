@@ -101,6 +101,40 @@ describeEachDb('content history', (ctx) => {
     assert.equal((await editorEntries(ctx.app, site, '/'))[0]?.status, 'published');
   });
 
+  it("restore right after the project's settings changed answers (SQLite: no wait on the connection its own transaction holds)", async () => {
+    const site = await newSite(ctx.app);
+    const id = await heroEntry(ctx.app, site);
+    await patchEntry(ctx.app, site, id, { fields: { title: 'old' }, status: 'published' });
+    await patchEntry(ctx.app, site, id, { fields: { title: 'new' }, status: 'published' });
+    const history = await call(ctx.app, {
+      method: 'GET',
+      url: `/v1/content/${id}/history`,
+      headers: bearer(site.editor.token),
+    });
+    // A change of the project's settings drops its cached site: the restore's transaction is the
+    // first to need it again. The cache used to load it through its own handle, which on SQLite
+    // waits for the one connection that transaction holds: the restore and every later query hung.
+    const renamed = await call(ctx.app, {
+      method: 'PATCH',
+      url: `/v1/projects/${site.project.id}`,
+      headers: bearer(site.admin.token),
+      payload: { name: 'Renamed' },
+    });
+    assert.equal(renamed.status, 200);
+    const hung = new Promise<'hung'>((resolve) => setTimeout(resolve, 5000, 'hung').unref());
+    const res = await Promise.race([
+      call(ctx.app, {
+        method: 'POST',
+        url: `/v1/content/${id}/history/${history.body.data[1].id}/restore`,
+        headers: site.editing,
+      }),
+      hung,
+    ]);
+    assert.notEqual(res, 'hung', 'the restore never answered');
+    assert.equal((res as { status: number }).status, 200);
+    assert.equal((res as { body: { data: { fields: { title: string } } } }).body.data.fields.title, 'old');
+  });
+
   it('restore of an unknown or foreign history id is 404', async () => {
     const site = await newSite(ctx.app);
     const other = await newSite(ctx.app, 'Other');

@@ -62,8 +62,17 @@ export function createSiteCache(db: Db, bus: ChangeBus) {
     /** The site of a publishable key (it carries `projectId`, all the auth layer reads); null if unknown. */
     byKey: (apiKey: string): Promise<Site | null> => byKey.getOrLoad(apiKey, loadByKey, known),
 
-    /** The project's site; null for an unknown project. */
-    byId: (projectId: string): Promise<Site | null> => byProject.getOrLoad(projectId, loadById, known),
+    /**
+     * The project's site; null for an unknown project. Inside a transaction, pass it as `reader`: a
+     * miss is then read through it and not kept. On SQLite the cache's own handle would wait for the
+     * one connection the transaction holds (a deadlock that stopped every later query: a restore
+     * after a project's settings changed, issue 42's fuzz), and what a transaction reads may yet be
+     * rolled back.
+     */
+    byId: (projectId: string, reader?: DbOrTx): Promise<Site | null> =>
+      reader?.isTransaction
+        ? Promise.resolve(byProject.get(projectId) ?? loadSite(reader, 'id', projectId))
+        : byProject.getOrLoad(projectId, loadById, known),
 
     /** Hits and misses of each cache, for /metrics. */
     cacheCounts: () => ({ site_key: byKey.counts, site_project: byProject.counts }),
