@@ -6513,6 +6513,8 @@ export interface operations {
                             pageId: string;
                             instanceKey: string;
                             componentId: string;
+                            /** @description The first non-blank top-level text value of the working copy (fields in the stored order, keys by code units), at most 80 characters; null when there is none among its first 4,096 characters. A picker's line, not a declared title. */
+                            title: string | null;
                             /** @description As on an editor read: "published" while the working copy equals the published copy (in a project with locales, the default locale's copies). */
                             status: "draft" | "published";
                             publishedAt: string | null;

@@ -12,6 +12,7 @@ interface Summary {
   instanceKey: string;
   componentId: string;
   status: string;
+  title: string | null;
 }
 
 /** Page ids that sort as their numbers do: /page-01 … /page-30. */
@@ -38,10 +39,10 @@ describeEachDb('GET /v1/entries (the entry search of a reference picker)', (ctx)
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const rows = res.body.data as Summary[];
     assert.deepEqual(
-      rows.map((r) => [r.pageId, r.instanceKey, r.componentId, r.status]),
+      rows.map((r) => [r.pageId, r.instanceKey, r.componentId, r.status, r.title]),
       [
-        [page(25), 'card', 'Card', 'draft'],
-        [page(25), 'hero', 'Hero', 'draft'],
+        [page(25), 'card', 'Card', 'draft', null],
+        [page(25), 'hero', 'Hero', 'draft', null],
       ],
     );
     assert.equal(res.body.meta, undefined);
@@ -64,8 +65,8 @@ describeEachDb('GET /v1/entries (the entry search of a reference picker)', (ctx)
     const named = await find(site, `?ids=${card.id}&ids=${foreign.id}`);
     assert.equal(named.status, 200, JSON.stringify(named.body));
     assert.deepEqual(
-      named.body.data.map((r: Summary) => [r.id, r.pageId, r.componentId, r.status]),
-      [[card.id, page(25), 'Card', 'published']],
+      named.body.data.map((r: Summary) => [r.id, r.pageId, r.componentId, r.status, r.title]),
+      [[card.id, page(25), 'Card', 'published', 'Late']],
     );
     const everything = await find(site, '?limit=100');
     assert.equal(everything.body.data.length, 60);

@@ -2,11 +2,13 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { contains, dialectOf, isOneOf } from '../../db/dialect/index.js';
 import { pageSearchText } from '../../shared/page-ids.js';
+import { TITLE_HEAD_LENGTH } from './entry-title.js';
 
 /**
  * The entry search (GET /v1/entries, issue 44): entries of one project found by what an editor types,
- * for a reference's picker, and the chosen ones read back by id. Only the columns a label needs are
- * read (never the field maps, up to 1 MB each); `published` compares the two copies in SQL.
+ * for a reference's picker, and the chosen ones read back by id. Only what a label needs is read: the
+ * first characters of the working copy (its title, entry-title.ts), never whole field maps of up to
+ * 1 MB; `published` compares the two copies in SQL. Both are computed for the rows listed only.
  */
 export interface EntrySearchQuery {
   /** Text an editor typed: found in the page id or the instance key. */
@@ -44,6 +46,7 @@ export function entrySearchQuery(db: DbOrTx, projectId: string, query: EntrySear
       'publishedAt',
       'updatedAt',
       sql<number | boolean>`(published_fields is not null and published_fields = fields)`.as('published'),
+      sql<string>`substr(fields, 1, ${sql.lit(TITLE_HEAD_LENGTH)})`.as('head'),
     ])
     .where(
       // Named by id, each id is one primary-key lookup. SQLite's planner, which has no statistics,

@@ -62,6 +62,10 @@ export const EntrySummary = Type.Object(
     pageId: Type.String(),
     instanceKey: Type.String(),
     componentId: Type.String(),
+    title: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The first non-blank top-level text value of the working copy (fields in the stored order, keys by code units), at most 80 characters; null when there is none among its first 4,096 characters. A picker's line, not a declared title.",
+    }),
     status: Type.Union([Type.Literal('draft'), Type.Literal('published')], {
       description:
         'As on an editor read: "published" while the working copy equals the published copy (in a project with locales, the default locale\'s copies).',
@@ -77,6 +81,7 @@ export const EntrySummary = Type.Object(
         pageId: '/about',
         instanceKey: 'team',
         componentId: 'TeamList',
+        title: 'Our team',
         status: 'published',
         publishedAt: '2026-11-20T09:30:00.000Z',
         updatedAt: '2026-11-20T09:30:00.000Z',

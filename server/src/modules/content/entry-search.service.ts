@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import { decodeKeyCursor, encodeCursor } from '../../shared/cursor.js';
 import { validationFailed } from '../../shared/errors.js';
 import { searchEntries } from './entry-search.repository.js';
+import { titleOfFields } from './entry-title.js';
 
 export interface EntrySearchInput {
   q?: string;
@@ -49,11 +50,12 @@ export function createEntrySearch(db: Db) {
         limit: input.limit + 1,
       });
       // One row more than asked: pageEnvelope (src/http/pagination.ts) learns from it whether more remain.
-      return rows.map(({ published, ...row }) => ({
+      return rows.map(({ published, head, ...row }) => ({
         id: row.id,
         pageId: row.pageId,
         instanceKey: row.instanceKey,
         componentId: row.componentId,
+        title: titleOfFields(head),
         status: published ? ('published' as const) : ('draft' as const),
         publishedAt: row.publishedAt,
         updatedAt: row.updatedAt,
