@@ -41,6 +41,7 @@ import {
   workingFields,
 } from '../lib/fields';
 import { elementsOf, keysOf, placeOf } from '../lib/places';
+import { fixFirst, notDone, notPublished, refusedFields } from '../lib/words';
 import { ConflictAlert } from './ConflictAlert';
 import { DeleteDialog } from './DeleteDialog';
 import { FieldControl } from './FieldControl';
@@ -116,6 +117,7 @@ export const EntryCard = memo(function EntryCard({
   const [draft, setDraftState] = useState<Draft | null>(() => drafts.read(projectId, entry.id, locale));
   const [restored] = useState(() => draft !== null);
   const [error, setError] = useState<string | null>(null);
+  const [errorTitle, setErrorTitle] = useState('Not saved');
   /** The API's refusal of single fields (its `details`), shown at each field until it is changed. */
   const [refused, setRefused] = useState<Record<string, string>>({});
   const saveEntry = useSaveEntry(site);
@@ -229,11 +231,17 @@ export const EntryCard = memo(function EntryCard({
 
   const run = async (action: Action, overVersion?: number) => {
     setError(null);
+    setErrorTitle(notDone(action));
     setRefused({});
     const fields: Record<string, unknown> = {};
     if (action !== 'unpublish') {
       if (problems.length > 0) {
-        setError(`Fix ${problems.map(([k]) => k).join(', ')} first.`);
+        setError(
+          fixFirst(
+            declared,
+            problems.map(([k]) => k),
+          ),
+        );
         return;
       }
       for (const f of declared) {
@@ -269,9 +277,7 @@ export const EntryCard = memo(function EntryCard({
       if (refused) {
         // Nothing was written (contract §17): the edits stay, the problems show at their fields.
         rules.refuse(refused, working);
-        setError(
-          `Not published: ${refused.length} ${refused.length === 1 ? 'problem' : 'problems'} to fix, shown at the fields. Save draft keeps your changes meanwhile.`,
-        );
+        setError(notPublished(refused.length, dirty));
       } else if (isConflict(err)) {
         const by = await whoChanged(api, projectId, entry.id).catch(() => ({ who: null, at: null }));
         setConflict({ action, ...by, currentVersion: currentVersionOf(err) });
@@ -280,7 +286,7 @@ export const EntryCard = memo(function EntryCard({
         const atFields = detailsAt(err, 'body.fields.');
         const keys = Object.keys(atFields);
         setRefused(atFields);
-        setError(keys.length > 0 ? `Folio refused ${keys.join(', ')}: see below.` : messageOf(err));
+        setError(keys.length > 0 ? refusedFields(declared, keys) : messageOf(err));
       }
     }
   };
@@ -381,7 +387,7 @@ export const EntryCard = memo(function EntryCard({
           </Text>
         )}
         {error && (
-          <Alert color="red" role="alert" title="Not saved">
+          <Alert color="red" role="alert" title={errorTitle}>
             {error}
           </Alert>
         )}
