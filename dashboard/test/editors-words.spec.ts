@@ -234,3 +234,77 @@ test('a French version is compared with the French working copy, not the English
   await expectAccessible(page);
   await screenshot(page, 'words-history-french');
 });
+
+const TRANSLATED = {
+  componentId: 'Hero',
+  instanceKey: 'hero',
+  fields: [
+    { key: 'title', type: 'text', label: 'Title', localized: true },
+    {
+      key: 'features',
+      type: 'list',
+      label: 'Features',
+      localized: true,
+      fields: [{ key: 'name', type: 'text', label: 'Name' }],
+    },
+    { key: 'cta', type: 'link', label: 'Call to action', localized: true },
+    { key: 'note', type: 'text', label: 'Opening hours' },
+  ],
+};
+
+for (const hand of HANDS) {
+  test(`by ${hand}: side by side reads structured values as an editor does; a shared field edited in French says it changes every language`, async ({
+    page,
+  }) => {
+    const site = await newSite(folio());
+    await api(folio(), 'PATCH', `/v1/projects/${site.projectId}`, {
+      token: site.admin.token,
+      headers: { 'x-cms-project-id': site.projectId },
+      body: { locales: { default: 'en', available: [{ code: 'en' }, { code: 'fr', fallback: 'en' }] } },
+    });
+    await syncPage(folio(), site, '/pricing', [{ componentId: 'Text', instanceKey: 'text', fields: [] }]);
+    await syncPage(folio(), site, '/', [TRANSLATED]);
+    const hero = await entryOf(folio(), site, '/', 'hero');
+    await api(folio(), 'PATCH', `/v1/content/${hero.id}?locale=en`, {
+      token: site.admin.token,
+      key: site.apiKey,
+      body: {
+        fields: { title: 'Hello', features: [{ name: 'Fast' }], cta: { pageId: '/pricing' }, note: '7-19' },
+      },
+    });
+
+    await page.goto(editorOf(site, '/'));
+    await signIn(page, site.admin.email);
+    const form = page.getByRole('region', { name: 'hero' });
+    const language = page.getByLabel('Language', { exact: true });
+    if (hand === 'mouse') await language.selectOption('fr');
+    else {
+      await tabTo(page, language);
+      await page.keyboard.press('ArrowDown');
+    }
+    await expect(language).toHaveValue('fr');
+    await press(page, page.getByRole('button', { name: 'Side by side' }), hand);
+    await expect(form.getByLabel('Features (en)')).toHaveValue('1. Name: Fast');
+    await expect(form.getByLabel('Call to action (en)')).toHaveValue('The page /pricing');
+    for (const raw of ['_key', 'pageId']) {
+      await expect(form.getByLabel('Features (en)')).not.toHaveValue(new RegExp(raw));
+      await expect(form.getByLabel('Call to action (en)')).not.toHaveValue(new RegExp(raw));
+    }
+
+    // The shared field: a quiet note until edited in French, then it says every language changes.
+    await expect(form.getByText('Shared: the same in every language.')).toBeVisible();
+    await typeInto(page, form.getByLabel('Opening hours', { exact: true }), '8-18', hand);
+    await expect(
+      form.getByText('Shared: saving this changes it in every language, not only fr.'),
+    ).toBeVisible();
+    await expectAccessible(page);
+    if (hand === 'mouse') await screenshot(page, 'words-side-by-side');
+    await press(page, form.getByRole('button', { name: 'Save draft' }), hand);
+    await expect(form.getByText('unsaved changes')).toHaveCount(0);
+    const en = await api<EntryData[]>(folio(), 'GET', `/v1/content/${encodeURIComponent('/')}?locale=en`, {
+      key: site.apiKey,
+      token: site.admin.token,
+    });
+    expect(en[0]!.fields.note).toBe('8-18');
+  });
+}

@@ -18,3 +18,4 @@ export { ConflictAlert } from './components/ConflictAlert';
 export { blocksOf, type Decl, labelOf, nestedOf } from './components/structured/decl';
 export { type FieldType, isFieldType, isLinkable, sameValue } from './lib/fields';
 export { type Locales, localeCodes } from './lib/locale-choice';
+export { referenceIds } from './lib/readable-text';

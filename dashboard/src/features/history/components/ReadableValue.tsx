@@ -29,26 +29,6 @@ const none = (
   </Text>
 );
 
-/** The ids a value holds in its reference fields, at any depth. */
-export function referenceIds(value: unknown, decl: Decl | undefined, into: Set<string>): Set<string> {
-  if (!decl || value === undefined || value === null) return into;
-  if (decl.type === 'reference') {
-    for (const id of Array.isArray(value) ? value : [value]) if (typeof id === 'string') into.add(id);
-  } else if (decl.type === 'object' && isRecord(value)) {
-    for (const f of nestedOf(decl)) referenceIds(value[f.key], f, into);
-  } else if (decl.type === 'list' && Array.isArray(value)) {
-    for (const item of value)
-      if (isRecord(item)) for (const f of nestedOf(decl)) referenceIds(item[f.key], f, into);
-  } else if (decl.type === 'blocks' && Array.isArray(value)) {
-    for (const block of value) {
-      const kind = isRecord(block) ? blocksOf(decl).find((b) => b.componentId === block._type) : undefined;
-      if (kind && isRecord(block))
-        for (const f of (kind.fields ?? []) as Decl[]) referenceIds(block[f.key], f, into);
-    }
-  }
-  return into;
-}
-
 /** Nested fields by label, one line each; keys no declaration lists (and `_key`, `_type`) are left out. */
 function FieldsOf({ fields, value }: { fields: Decl[]; value: Record<string, unknown> }) {
   const shown = fields.filter((f) => value[f.key] !== undefined && value[f.key] !== null);

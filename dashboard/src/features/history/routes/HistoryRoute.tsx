@@ -17,6 +17,7 @@ import {
   entryKeys,
   isConflict,
   pageEntriesQuery,
+  referenceIds,
   sameValue,
   useChosenEntries,
   useDefinitions,
@@ -28,7 +29,7 @@ import { pagePath } from '../../pages';
 import { useProject } from '../../projects';
 import { useRestoreVersion } from '../api/restore.api';
 import { FieldDiff } from '../components/FieldDiff';
-import { ReferencedEntries, referenceIds } from '../components/ReadableValue';
+import { ReferencedEntries } from '../components/ReadableValue';
 
 /** How many referenced entries the screen names (one read: GET /v1/entries takes 100 ids). */
 const NAMED_REFERENCES = 100;
