@@ -308,3 +308,21 @@ for (const hand of HANDS) {
     expect(en[0]!.fields.note).toBe('8-18');
   });
 }
+
+test('a shared page entry nothing refers to says the site reads it itself, not "Used on no page"', async ({
+  page,
+}) => {
+  const site = await newSite(folio());
+  await syncPage(folio(), site, '@site', [TESTIMONIAL]);
+  await syncPage(folio(), site, '/', [{ componentId: 'Text', instanceKey: 'text', fields: [] }]);
+  await page.goto(editorOf(site, '@site'));
+  await signIn(page, site.admin.email);
+  const ada = page.getByRole('region', { name: 'ada' });
+  await expect(
+    ada.getByText(/Shared: no page refers to it, so it shows wherever the site reads @site itself/),
+  ).toBeVisible();
+  await expect(ada.getByText('Used on no page')).toHaveCount(0);
+  // A route page's entry keeps the plain words.
+  await page.goto(editorOf(site, '/'));
+  await expect(page.getByRole('region', { name: 'text' }).getByText('Used on no page')).toBeVisible();
+});
