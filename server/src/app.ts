@@ -31,6 +31,7 @@ import {
   contentRoutes,
   contentTargets,
   createContentService,
+  createEntrySearch,
   createPagesService,
   entriesRoutes,
   entryDeletionRoutes,
@@ -332,7 +333,7 @@ export async function buildApp({
     objects: (projectId) => publishedObjectsForSnapshot(db, projectId),
   });
   await app.register(contentRoutes(content), { prefix: '/v1/content' });
-  await app.register(entriesRoutes(content), { prefix: '/v1/entries' });
+  await app.register(entriesRoutes(content, createEntrySearch(db)), { prefix: '/v1/entries' });
   // Pages as a whole (list, deletion): entries with their definitions, handed over like field types.
   const pages = createPagesService(db, outbox, changes, pageDefinitions, { declarationsOf, localesOf });
   await app.register(entryDeletionRoutes(pages), { prefix: '/v1/content' });

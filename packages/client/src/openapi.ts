@@ -487,6 +487,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find entries (a reference picker)
+         * @description Entries of the project, each named by where it is and what it is (`pageId`, `instanceKey`, `componentId`, `status`), without fields: what a reference's picker lists as an editor types, and how it names the entries already chosen (`?ids=`). Filters combine: `q` (at most 200 characters) keeps entries whose page id or instance key contains it, case-insensitively; `pageId` one page; `componentId` (repeatable) some components; `ids` (repeatable, at most 100) some entries. Another project's entries are never listed.
+         *
+         *     Ordered by page id then instance key. Paginated: `?limit=` (default 20, at most 100) and `?cursor=` from `meta.nextCursor`, which appears while more remain; a cursor that is not one of this list's is 400. Text in the field values is not searched (it would read every entry's fields).
+         *
+         *     Callers: any member (session).
+         */
+        get: operations["searchEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entries/{entryId}": {
         parameters: {
             query?: never;
@@ -6381,6 +6405,154 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Definition"][];
                         error: null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was written: `validation_failed`, `project_required` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed" | "project_required";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential: `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The credential lacks the role, access level or site: `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description Unexpected failure on our side; `details.requestId` names it in the logs: `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+            /** @description The database cannot be reached for this request; nothing was written. Retry after `Retry-After` seconds: `unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
+                        } & WithRequired<components["schemas"]["Error"], "code">;
+                    };
+                };
+            };
+        };
+    };
+    searchEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Text an editor typed: keeps the entries whose page id or instance key contains it, compared case-insensitively ("blog" finds every entry of "/Blog/hello", and "hero" an instance "hero-2"; the component is `componentId`'s filter). Empty: no filter.
+                 * @example about
+                 */
+                q?: string;
+                /**
+                 * @description Only the entries of this page (exact page id).
+                 * @example @site
+                 */
+                pageId?: string;
+                /** @description Only entries of these components (repeat the parameter for several: a reference field's `componentIds`). */
+                componentId?: string[];
+                /** @description Only these entries (repeat the parameter, at most 100): how a picker names the entries already chosen. An id that is no entry of the project is left out. */
+                ids?: string[];
+                /** @description Entries per answer (1 to 100, default 20). */
+                limit?: number;
+                /** @description `meta.nextCursor` of the previous answer (opaque), with the same filters as that answer. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The project, when the credential (a session of several projects, a secret key of several sites) does not name one.
+                 * @example prj_01JD3ZH0000000000000000000
+                 */
+                "x-cms-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            pageId: string;
+                            instanceKey: string;
+                            componentId: string;
+                            /** @description The first non-blank top-level text value of the working copy (fields in the stored order, keys by code units), at most 80 characters; null when there is none among its first 4,096 characters. A picker's line, not a declared title. */
+                            title: string | null;
+                            /** @description As on an editor read: "published" while the working copy equals the published copy (in a project with locales, the default locale's copies). */
+                            status: "draft" | "published";
+                            publishedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                        }[];
+                        error: null;
+                        meta?: {
+                            nextCursor: string;
+                        };
                     };
                 };
             };

@@ -13,6 +13,9 @@ export {
   whoChanged,
 } from './api/entries.api';
 export { applySaved } from './api/entry-mutations';
+export { type EntrySummary, useChosenEntries } from './api/search.api';
 export { ConflictAlert } from './components/ConflictAlert';
+export { blocksOf, type Decl, labelOf, nestedOf } from './components/structured/decl';
 export { type FieldType, isFieldType, isLinkable, sameValue } from './lib/fields';
 export { type Locales, localeCodes } from './lib/locale-choice';
+export { referenceIds } from './lib/readable-text';

@@ -1,21 +1,54 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.js';
 import { projectIdOf } from '../../http/auth.js';
-import { Envelope, errors } from '../../http/schemas.js';
+import { pageEnvelope } from '../../http/pagination.js';
+import { Envelope, errors, PageEnvelope } from '../../http/schemas.js';
 import { notFound } from '../../shared/errors.js';
 import { ContentReadQuery, Entry, EntryParams } from './content.schemas.js';
 import type { ContentService } from './content.service.js';
+import {
+  ENTRIES_PER_SEARCH,
+  EntrySearchQuery,
+  EntrySummary,
+  SEARCH_TEXT_MAX,
+} from './entry-search.schemas.js';
+import { type EntrySearch, entrySearchCursor } from './entry-search.service.js';
 
 const tags = ['Content'];
 
 /**
  * GET /v1/entries/:entryId (registered under /v1/entries): one entry by id, for an editor who holds
  * an id (a history link, a reference) and not its page (contract §15). Its own prefix, not
- * /v1/content/:entryId, whose GET reads a page.
+ * /v1/content/:entryId, whose GET reads a page. GET /v1/entries: the entry search of a reference's
+ * picker (issue 44), which named only the entries of the first 20 pages it read.
  */
 export const entriesRoutes =
-  (content: ContentService): FastifyPluginAsyncTypebox =>
+  (content: ContentService, search: EntrySearch): FastifyPluginAsyncTypebox =>
   async (app) => {
+    app.get(
+      '/',
+      {
+        config: { access: access.member },
+        schema: {
+          tags,
+          operationId: 'searchEntries',
+          summary: 'Find entries (a reference picker)',
+          description: `Entries of the project, each named by where it is and what it is (\`pageId\`, \`instanceKey\`, \`componentId\`, \`status\`), without fields: what a reference's picker lists as an editor types, and how it names the entries already chosen (\`?ids=\`). Filters combine: \`q\` (at most ${SEARCH_TEXT_MAX} characters) keeps entries whose page id or instance key contains it, case-insensitively; \`pageId\` one page; \`componentId\` (repeatable) some components; \`ids\` (repeatable, at most ${ENTRIES_PER_SEARCH.max}) some entries. Another project's entries are never listed.
+
+Ordered by page id then instance key. Paginated: \`?limit=\` (default ${ENTRIES_PER_SEARCH.default}, at most ${ENTRIES_PER_SEARCH.max}) and \`?cursor=\` from \`meta.nextCursor\`, which appears while more remain; a cursor that is not one of this list's is 400. Text in the field values is not searched (it would read every entry's fields).
+
+Callers: any member (session).`,
+          querystring: EntrySearchQuery,
+          response: { 200: PageEnvelope(EntrySummary), ...errors(400) },
+        },
+      },
+      async (request) => {
+        const { limit } = request.query;
+        const rows = await search.search(projectIdOf(request), request.query);
+        return pageEnvelope(rows, limit, entrySearchCursor);
+      },
+    );
+
     app.get(
       '/:entryId',
       {

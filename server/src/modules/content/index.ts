@@ -13,6 +13,7 @@ export {
   entryStubs,
 } from './content.service.js';
 export { entriesRoutes } from './entries.routes.js';
+export { createEntrySearch } from './entry-search.service.js';
 export { snapshotEntriesIn } from './locale-reads.js';
 export { localesHoldingValues } from './locales.repository.js';
 export { type PageViews, pageViews } from './page-views.js';

@@ -1,11 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { inProject, unwrap } from '../../../lib/api';
 import { useApi } from '../../auth';
-import { type Entry, type Site, siteHeaders } from './entries.api';
 
 const searchKeys = {
   pages: (projectId: string, q: string) => ['project', projectId, 'pages', 'search', q] as const,
-  entries: (projectId: string, q: string) => ['project', projectId, 'entries', 'search', q] as const,
+  entries: (projectId: string, q: string, componentIds: readonly string[]) =>
+    ['project', projectId, 'entries', 'search', q, ...componentIds] as const,
+  chosen: (projectId: string, ids: readonly string[]) =>
+    ['project', projectId, 'entries', 'chosen', ...ids] as const,
 };
 
 /** Pages whose id contains `q` (GET /v1/pages?q=), for a link's page; shared pages are no route. */
@@ -22,39 +24,58 @@ export function usePageSearch(projectId: string, q: string, enabled = true) {
   });
 }
 
-/** Pages whose entries a reference search reads: enough to find a target, never the whole project. */
-const SEARCHED_PAGES = 20;
+/** How many entries one search lists: the picker narrows them further by the text typed. */
+const SEARCHED_ENTRIES = 100;
+
+export type EntrySummary = NonNullable<Awaited<ReturnType<typeof searchEntries>>>[number];
+
+async function searchEntries(
+  api: ReturnType<typeof useApi>,
+  projectId: string,
+  query: { q?: string; componentId?: string[]; ids?: string[] },
+) {
+  return unwrap(
+    await api.GET('/v1/entries', {
+      params: { query: { ...query, limit: SEARCHED_ENTRIES } },
+      headers: inProject(projectId),
+    }),
+  );
+}
 
 /**
- * Entries of the pages whose id contains `pageQuery` (the first 20), for a reference's picker: a plain
- * search through the pages' content until the API resolves references by id (issue 36 names it later).
- * The caller filters by component and text.
+ * Entries whose page id or instance key contains `q` (GET /v1/entries, issue 44), of the components a
+ * reference allows: the first 100 in page order, whatever the project's size. Each names its page,
+ * component, title and status, without its fields.
  */
-export function useEntrySearch(site: Site, pageQuery: string, enabled = true) {
+export function useEntrySearch(
+  projectId: string,
+  q: string,
+  componentIds: readonly string[],
+  enabled = true,
+) {
   const api = useApi();
   return useQuery({
-    queryKey: searchKeys.entries(site.projectId, pageQuery),
+    queryKey: searchKeys.entries(projectId, q, componentIds),
     enabled,
     placeholderData: keepPreviousData,
     staleTime: 30_000,
-    queryFn: async () => {
-      const pages = unwrap(
-        await api.GET('/v1/pages', {
-          params: { query: { q: pageQuery, limit: SEARCHED_PAGES } },
-          headers: inProject(site.projectId),
-        }),
-      );
-      const lists = await Promise.all(
-        pages.map(async (p) =>
-          unwrap(
-            await api.GET('/v1/content/{id}', {
-              params: { path: { id: p.pageId } },
-              headers: siteHeaders(site),
-            }),
-          ),
-        ),
-      );
-      return lists.flat() as Entry[];
-    },
+    queryFn: () =>
+      searchEntries(api, projectId, {
+        q,
+        ...(componentIds.length > 0 ? { componentId: [...componentIds] } : {}),
+      }),
+  });
+}
+
+/** The chosen entries by id (at most 100, a reference's `max`), so a picker names each by page and component. */
+export function useChosenEntries(projectId: string, ids: readonly string[]) {
+  const api = useApi();
+  const sorted = [...new Set(ids)].sort();
+  return useQuery({
+    queryKey: searchKeys.chosen(projectId, sorted),
+    enabled: sorted.length > 0,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+    queryFn: () => searchEntries(api, projectId, { ids: sorted }),
   });
 }

@@ -167,7 +167,7 @@ export const EntryCard = memo(function EntryCard({
           </Text>
         )}
         {error && (
-          <Alert color="red" role="alert" title="Not saved">
+          <Alert color="red" role="alert" title={form.errorTitle}>
             {error}
           </Alert>
         )}
@@ -218,6 +218,9 @@ export const EntryCard = memo(function EntryCard({
                     key={f.key}
                     label={typeof f.label === 'string' && f.label ? f.label : f.key}
                     locale={locale}
+                    defaultLocale={defaultLocale}
+                    decl={f}
+                    edited={has(edits, f.key)}
                     localized={f.localized === true}
                     fallbackFrom={has(edits, f.key) ? undefined : own(entry.fallbacks, f.key)}
                     source={

@@ -1,6 +1,10 @@
 import { Badge, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { useParams } from 'react-router';
+import { useChosenEntries } from '../api/search.api';
 import { jsonRows } from '../lib/fields';
+import { readableText, referenceIds } from '../lib/readable-text';
+import type { Decl } from './structured/decl';
 
 /** A stored value as plain text for the read-only source column (rich text without its tags). */
 export function plainText(value: unknown): string {
@@ -18,6 +22,12 @@ interface Props {
   label: string;
   /** The locale the editor writes in. */
   locale: string;
+  /** The project's default locale: a shared value edited in another one changes it there too. */
+  defaultLocale?: string | undefined;
+  /** The field's declaration: side by side shows the source value as an editor reads it. */
+  decl?: Decl | undefined;
+  /** The editor changed this field and has not saved it. */
+  edited?: boolean;
   localized: boolean;
   /** The locale this field's value was read from when it is not `locale`'s own (`fallbacks`). */
   fallbackFrom: string | undefined;
@@ -42,6 +52,9 @@ interface Props {
 export function LocaleField({
   label,
   locale,
+  defaultLocale,
+  decl,
+  edited = false,
   localized,
   fallbackFrom,
   source,
@@ -50,9 +63,15 @@ export function LocaleField({
   children,
 }: Props) {
   const note = !localized ? (
-    <Text size="xs" c="dimmed">
-      Shared: the same in every language.
-    </Text>
+    edited && locale !== defaultLocale ? (
+      <Text size="xs" c="dark" fw={700}>
+        Shared: saving this changes it in every language, not only {locale}.
+      </Text>
+    ) : (
+      <Text size="xs" c="dimmed">
+        Shared: the same in every language.
+      </Text>
+    )
   ) : fallbackFrom ? (
     <Group gap={6}>
       <Badge size="sm" color="yellow" variant="light" c="dark" tt="none">
@@ -85,7 +104,33 @@ export function LocaleField({
     </Stack>
   );
   if (!source) return field;
-  const text = plainText(source.value);
+  return (
+    <SourceBeside label={label} localized={localized} source={source} decl={decl}>
+      {field}
+    </SourceBeside>
+  );
+}
+
+/** Side by side: the source locale's value, read-only, as an editor reads it (references by their entry). */
+function SourceBeside({
+  label,
+  localized,
+  source,
+  decl,
+  children,
+}: {
+  label: string;
+  localized: boolean;
+  source: { locale: string; value: unknown };
+  decl: Decl | undefined;
+  children: ReactNode;
+}) {
+  const projectId = useParams().projectId ?? '';
+  const chosen = useChosenEntries(projectId, [...referenceIds(source.value, decl, new Set())].slice(0, 100));
+  const names = new Map(
+    (chosen.data ?? []).map((e) => [e.id, `${e.title ?? e.instanceKey} (${e.componentId} on ${e.pageId})`]),
+  );
+  const text = decl ? readableText(source.value, decl, (id) => names.get(id)) : plainText(source.value);
   return (
     <div className="folio-side-by-side">
       <Textarea
@@ -97,7 +142,7 @@ export function LocaleField({
         rows={jsonRows(text, 1, 12)}
         variant="filled"
       />
-      {field}
+      {children}
     </div>
   );
 }

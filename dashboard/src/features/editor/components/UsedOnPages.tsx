@@ -1,5 +1,6 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useParams } from 'react-router';
 import { usedOn, useEntryReferences } from '../api/references.api';
 import { ReferrersList } from './ReferrersList';
 
@@ -34,6 +35,10 @@ export function UsedOnPages({
     return () => observer.disconnect();
   }, [near]);
   const references = useEntryReferences(projectId, entryId, near);
+  // A shared page's entry (`@site`'s menu) is read by the site itself, usually by a layout on every
+  // page, without a reference the API could list: "Used on no page" told editors it was unused.
+  const pageId = useParams().pageId ?? '';
+  const shared = pageId.startsWith('@');
   const pages = references.data ? usedOn(references.data) : null;
 
   return (
@@ -44,7 +49,9 @@ export function UsedOnPages({
         </Text>
       ) : pages.length === 0 ? (
         <Text size="sm" c="dimmed">
-          Used on no page
+          {shared
+            ? `Shared: no page refers to it, so it shows wherever the site reads ${pageId} itself (a menu or footer in its layout: often every page).`
+            : 'Used on no page'}
         </Text>
       ) : (
         <>

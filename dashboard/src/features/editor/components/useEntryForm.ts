@@ -30,6 +30,7 @@ import {
   initialFormState,
 } from '../lib/entry-form';
 import { type FieldType, type FormValue, toWire, workingFields } from '../lib/fields';
+import { fixFirst, notDone, notPublished, refusedFields } from '../lib/words';
 import { useRuleProblems } from './useRuleProblems';
 
 interface Options {
@@ -60,6 +61,7 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
   const entryId = entry.id;
   const [state, setState] = useState(() => initialFormState(drafts.read(projectId, entryId, locale)));
   const current = useRef(state);
+  const [errorTitle, setErrorTitle] = useState('Not saved');
   const saveEntry = useSaveEntry(site);
   // A save of its own: removing a translation does not show the Save button busy.
   const removeTranslationWrite = useSaveEntry(site);
@@ -140,7 +142,7 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
       rules.refuse(refused, working(entry.fields, values));
       dispatch({
         type: 'failed',
-        error: `Not published: ${refused.length} ${refused.length === 1 ? 'problem' : 'problems'} to fix, shown at the fields. Save draft keeps your changes meanwhile.`,
+        error: notPublished(refused.length, current.current.draft !== null),
       });
     } else if (isConflict(err)) {
       const by = await whoChanged(api, projectId, entryId).catch(() => ({ who: null, at: null }));
@@ -150,7 +152,7 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
       const keys = Object.keys(atFields);
       dispatch({
         type: 'failed',
-        error: keys.length > 0 ? `Folio refused ${keys.join(', ')}: see below.` : messageOf(err),
+        error: keys.length > 0 ? refusedFields(declared, keys) : messageOf(err),
         refused: atFields,
       });
     } else {
@@ -160,6 +162,7 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
   };
 
   const run = async (action: Action, overVersion?: number) => {
+    setErrorTitle(notDone(action));
     // The snapshot this write sends; the draft may grow while it is in flight.
     const draft = current.current.draft;
     const values = draft?.values ?? {};
@@ -174,7 +177,13 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
       } else {
         const invalid = invalidOf(values);
         if (invalid.length > 0) {
-          dispatch({ type: 'failed', error: `Fix ${invalid.map(([k]) => k).join(', ')} first.` });
+          dispatch({
+            type: 'failed',
+            error: fixFirst(
+              declared,
+              invalid.map(([k]) => k),
+            ),
+          });
           return;
         }
         const fields: Record<string, unknown> = {};
@@ -260,6 +269,8 @@ export function useEntryForm({ entry, declared, site, locale, refusal }: Options
     state,
     edits,
     dirty: state.draft !== null,
+    /** The title of the form's alert: what did not happen (a refused publish left the saved draft). */
+    errorTitle,
     /** Pending values a control cannot send yet (a bad date), with why. */
     invalid: invalidOf(edits),
     rules,

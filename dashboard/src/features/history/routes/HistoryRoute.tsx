@@ -13,12 +13,13 @@ import {
   type ChangedBy,
   ConflictAlert,
   currentVersionOf,
+  type Decl,
   entryKeys,
-  type FieldType,
   isConflict,
-  isFieldType,
   pageEntriesQuery,
+  referenceIds,
   sameValue,
+  useChosenEntries,
   useDefinitions,
   useHistory,
   usePageEntries,
@@ -28,6 +29,10 @@ import { pagePath } from '../../pages';
 import { useProject } from '../../projects';
 import { useRestoreVersion } from '../api/restore.api';
 import { FieldDiff } from '../components/FieldDiff';
+import { ReferencedEntries } from '../components/ReadableValue';
+
+/** How many referenced entries the screen names (one read: GET /v1/entries takes 100 ids). */
+const NAMED_REFERENCES = 100;
 
 const ACTIONS = {
   publish: { label: 'Published', color: 'green' },
@@ -80,8 +85,18 @@ export function HistoryRoute() {
   const [undo, setUndo] = useState<{ fields: Record<string, unknown>; at: string } | null>(null);
   const definitions = useDefinitions(projectId, pageId);
   const definition = definitions.data?.find((d) => d.instanceKey === entry?.instanceKey);
-  const types: Record<string, FieldType> = {};
-  for (const field of definition?.fields ?? []) if (isFieldType(field.type)) types[field.key] = field.type;
+  const decls: Record<string, Decl> = {};
+  for (const field of (definition?.fields ?? []) as Decl[]) decls[field.key] = field;
+  // The entries the versions and working copies refer to, named by title, component and page.
+  const ids = new Set<string>();
+  for (const fields of [
+    ...(history.data ?? []).map((i) => i.fields),
+    ...recordLocales.map((code) => entryIn(code)?.fields ?? {}),
+    entry?.fields ?? {},
+  ])
+    for (const [key, decl] of Object.entries(decls)) referenceIds(fields[key], decl, ids);
+  const referenced = useChosenEntries(projectId, [...ids].slice(0, NAMED_REFERENCES));
+  const names = new Map((referenced.data ?? []).map((e) => [e.id, e]));
 
   const restore = async (historyId: string, version: number, then?: { undoable: boolean }) => {
     if (!site || !entry) return;
@@ -109,134 +124,143 @@ export function HistoryRoute() {
   const undoTarget = undo ? history.data?.find((item) => sameValue(item.fields, undo.fields)) : undefined;
 
   return (
-    <Stack>
-      <Breadcrumbs>
-        <Anchor component={Link} to={`/p/${projectId}/pages`}>
-          Pages
-        </Anchor>
-        <Anchor component={Link} to={pagePath(projectId, pageId)} ff="monospace">
-          {pageId}
-        </Anchor>
-        <Text>History</Text>
-      </Breadcrumbs>
-      <Title order={1}>History of {entry ? entry.instanceKey : 'the entry'}</Title>
-      {error && (
-        <Alert color="red" role="alert" title="Not restored">
-          {error}
-        </Alert>
-      )}
-      {undo && entry && (
-        <Alert color="blue" title="Restored into the working copy" role="status">
-          <Group justify="space-between">
-            <Text size="sm">
-              The working copy it replaced is kept in this history; Undo brings it back. Publish to make the
-              restored version live.
-            </Text>
-            <Group gap="xs">
-              <Button
-                size="xs"
-                disabled={!undoTarget || busy !== null}
-                loading={busy !== null && busy === undoTarget?.id}
-                onClick={() =>
-                  undoTarget &&
-                  void restore(undoTarget.id, entryIn(localeOf(undoTarget))?.version ?? entry.version, {
-                    undoable: false,
-                  })
-                }
-              >
-                Undo
-              </Button>
-              <Button size="xs" variant="default" onClick={() => setUndo(null)}>
-                Dismiss
-              </Button>
-            </Group>
-          </Group>
-        </Alert>
-      )}
-      {conflict && entry && (
-        <ConflictAlert
-          changedBy={conflict}
-          busy={busy !== null}
-          onReload={() => {
-            setConflict(null);
-            void queryClient.invalidateQueries({ queryKey: entryKeys.entries(projectId, pageId) });
-          }}
-          onOverwrite={() => void restore(conflict.historyId, conflict.currentVersion ?? entry.version)}
-        />
-      )}
-      {!entries.data || !history.data ? (
-        <QueryState query={entries.isError ? entries : history} what="the history" />
-      ) : !entry ? (
-        <Alert color="red" role="alert" title="Entry not found">
-          This entry is not on the page any more.
-        </Alert>
-      ) : history.data.length === 0 ? (
-        <Text>
-          Never published yet: versions appear here each time the entry is published or unpublished.
-        </Text>
-      ) : (
-        history.data.map((item) => (
-          <Paper
-            key={item.id}
-            withBorder
-            p="md"
-            radius="md"
-            component="section"
-            aria-label={`Version of ${formatTimeExact(item.at)}`}
-          >
-            <Stack gap="sm">
-              <Group justify="space-between">
-                <Group gap="xs">
-                  <Badge color={ACTIONS[item.action].color} variant="light" c="dark">
-                    {ACTIONS[item.action].label}
-                  </Badge>
-                  {locales && (
-                    <Badge variant="outline" color="dark" tt="none" aria-label={`Language ${localeOf(item)}`}>
-                      {localeOf(item)}
-                    </Badge>
-                  )}
-                  <Text size="sm">
-                    by <strong>{item.actor.email}</strong> on {formatTimeExact(item.at)}
-                  </Text>
-                </Group>
+    <ReferencedEntries value={names}>
+      <Stack>
+        <Breadcrumbs>
+          <Anchor component={Link} to={`/p/${projectId}/pages`}>
+            Pages
+          </Anchor>
+          <Anchor component={Link} to={pagePath(projectId, pageId)} ff="monospace">
+            {pageId}
+          </Anchor>
+          <Text>History</Text>
+        </Breadcrumbs>
+        <Title order={1}>History of {entry ? entry.instanceKey : 'the entry'}</Title>
+        {error && (
+          <Alert color="red" role="alert" title="Not restored">
+            {error}
+          </Alert>
+        )}
+        {undo && entry && (
+          <Alert color="blue" title="Restored into the working copy" role="status">
+            <Group justify="space-between">
+              <Text size="sm">
+                The working copy it replaced is kept in this history; Undo brings it back. Publish to make the
+                restored version live.
+              </Text>
+              <Group gap="xs">
                 <Button
                   size="xs"
-                  variant="default"
-                  loading={busy === item.id}
-                  disabled={busy !== null}
-                  onClick={() => setAsking({ id: item.id, at: item.at })}
+                  disabled={!undoTarget || busy !== null}
+                  loading={busy !== null && busy === undoTarget?.id}
+                  onClick={() =>
+                    undoTarget &&
+                    void restore(undoTarget.id, entryIn(localeOf(undoTarget))?.version ?? entry.version, {
+                      undoable: false,
+                    })
+                  }
                 >
-                  Restore
+                  Undo
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setUndo(null)}>
+                  Dismiss
                 </Button>
               </Group>
-              <FieldDiff
-                version={item.fields}
-                working={(entryIn(localeOf(item)) ?? entry).fields}
-                types={types}
-              />
-            </Stack>
-          </Paper>
-        ))
-      )}
-      <ConfirmDialog
-        opened={asking !== null}
-        title="Restore this version?"
-        confirmLabel="Restore"
-        danger={false}
-        busy={busy !== null}
-        onClose={() => setAsking(null)}
-        onConfirm={() => {
-          if (!asking || !entry) return;
-          const id = asking.id;
-          setAsking(null);
-          const item = history.data?.find((i) => i.id === id);
-          void restore(id, (item && entryIn(localeOf(item))?.version) ?? entry.version);
-        }}
-      >
-        The version of {asking ? formatTimeExact(asking.at) : ''} replaces the working copy (as a draft:
-        nothing goes live until it is published). The working copy it replaces stays in this history, so you
-        can undo or restore it later.
-      </ConfirmDialog>
-    </Stack>
+            </Group>
+          </Alert>
+        )}
+        {conflict && entry && (
+          <ConflictAlert
+            changedBy={conflict}
+            busy={busy !== null}
+            onReload={() => {
+              setConflict(null);
+              void queryClient.invalidateQueries({ queryKey: entryKeys.entries(projectId, pageId) });
+            }}
+            onOverwrite={() => void restore(conflict.historyId, conflict.currentVersion ?? entry.version)}
+          />
+        )}
+        {!entries.data || !history.data ? (
+          <QueryState query={entries.isError ? entries : history} what="the history" />
+        ) : !entry ? (
+          <Alert color="red" role="alert" title="Entry not found">
+            This entry is not on the page any more.
+          </Alert>
+        ) : history.data.length === 0 ? (
+          <Text>
+            Never published yet: versions appear here each time the entry is published or unpublished.
+          </Text>
+        ) : (
+          history.data.map((item) => (
+            <Paper
+              key={item.id}
+              withBorder
+              p="md"
+              radius="md"
+              component="section"
+              aria-label={`Version of ${formatTimeExact(item.at)}`}
+            >
+              <Stack gap="sm">
+                <Group justify="space-between">
+                  <Group gap="xs">
+                    <Badge color={ACTIONS[item.action].color} variant="light" c="dark">
+                      {ACTIONS[item.action].label}
+                    </Badge>
+                    {locales && (
+                      <Badge
+                        variant="outline"
+                        color="dark"
+                        tt="none"
+                        aria-label={`Language ${localeOf(item)}`}
+                      >
+                        {localeOf(item)}
+                      </Badge>
+                    )}
+                    <Text size="sm">
+                      by <strong>{item.actor.email}</strong> on {formatTimeExact(item.at)}
+                    </Text>
+                  </Group>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    loading={busy === item.id}
+                    disabled={busy !== null}
+                    onClick={() => setAsking({ id: item.id, at: item.at })}
+                  >
+                    Restore
+                  </Button>
+                </Group>
+                <FieldDiff
+                  version={item.fields}
+                  working={(entryIn(localeOf(item)) ?? entry).fields}
+                  fallbacks={entryIn(localeOf(item))?.fallbacks ?? {}}
+                  locale={localeOf(item)}
+                  decls={decls}
+                />
+              </Stack>
+            </Paper>
+          ))
+        )}
+        <ConfirmDialog
+          opened={asking !== null}
+          title="Restore this version?"
+          confirmLabel="Restore"
+          danger={false}
+          busy={busy !== null}
+          onClose={() => setAsking(null)}
+          onConfirm={() => {
+            if (!asking || !entry) return;
+            const id = asking.id;
+            setAsking(null);
+            const item = history.data?.find((i) => i.id === id);
+            void restore(id, (item && entryIn(localeOf(item))?.version) ?? entry.version);
+          }}
+        >
+          The version of {asking ? formatTimeExact(asking.at) : ''} replaces the working copy (as a draft:
+          nothing goes live until it is published). The working copy it replaces stays in this history, so you
+          can undo or restore it later.
+        </ConfirmDialog>
+      </Stack>
+    </ReferencedEntries>
   );
 }

@@ -3,32 +3,27 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { pagePath } from '../../../pages';
-import type { Entry, Site } from '../../api/entries.api';
-import { useEntrySearch } from '../../api/search.api';
+import type { Site } from '../../api/entries.api';
+import { type EntrySummary, useChosenEntries, useEntrySearch } from '../../api/search.api';
 import { ENTRY_ID } from '../../lib/fields';
 import type { ControlProps } from './ChoiceControls';
 import { errorOf, inputProps, useProblems } from './decl';
 
 const SHOWN = 8;
 
-const matches = (e: Entry, text: string) => {
+/** The text box narrows the entries the search listed by their title, component and instance key. */
+const matches = (e: EntrySummary, text: string) => {
   if (!text) return true;
   const t = text.toLowerCase();
-  return (
-    e.instanceKey.toLowerCase().includes(t) ||
-    e.componentId.toLowerCase().includes(t) ||
-    JSON.stringify(e.fields).toLowerCase().includes(t)
-  );
+  return [e.title ?? '', e.instanceKey, e.componentId].some((s) => s.toLowerCase().includes(t));
 };
-const titleOfEntry = (e: Entry) => {
-  const text = Object.values(e.fields).find((v) => typeof v === 'string' && v.trim() !== '');
-  return typeof text === 'string' ? text.slice(0, 80) : e.instanceKey;
-};
+const titleOfEntry = (e: EntrySummary) => e.title ?? e.instanceKey;
 
 /**
- * `reference`: entry ids (one, or several with `multiple`), typed in or found by page, component and
- * text among the entries of the componentIds the declaration allows. Each chosen entry shows its title
- * and status and opens its page.
+ * `reference`: entry ids (one, or several with `multiple`), typed in or found by page (the API's entry
+ * search, GET /v1/entries, as the editor types) and narrowed by component or text. Each chosen entry is
+ * read back by id, so it shows its title, component, page and status whatever the project's size (the
+ * picker used to read the first 20 pages and showed other entries as a bare id), and opens its page.
  */
 export function ReferenceControl({ decl, value, path, onChange, site }: ControlProps & { site: Site }) {
   const multiple = decl.multiple === true;
@@ -38,14 +33,16 @@ export function ReferenceControl({ decl, value, path, onChange, site }: ControlP
   const [text, setText] = useState('');
   const [typed, setTyped] = useState('');
   const [searching, setSearching] = useState(false);
-  const [q] = useDebouncedValue(pageQuery, 200);
-  // Always read once: it names the chosen entries (title, status, page).
-  const found = useEntrySearch(site, searching ? q : '', true);
+  const [q] = useDebouncedValue(pageQuery.trim(), 200);
+  const found = useEntrySearch(site.projectId, q, allowed, searching);
+  const chosen = useChosenEntries(
+    site.projectId,
+    ids.filter((id) => typeof id === 'string'),
+  );
   const problems = useProblems();
   const props = inputProps(decl);
-  const known = new Map((found.data ?? []).map((e) => [e.id, e]));
+  const known = new Map([...(found.data ?? []), ...(chosen.data ?? [])].map((e) => [e.id, e]));
   const candidates = (found.data ?? [])
-    .filter((e) => allowed.length === 0 || allowed.includes(e.componentId))
     .filter((e) => !ids.includes(e.id) && matches(e, text))
     .slice(0, SHOWN);
 
@@ -81,13 +78,20 @@ export function ReferenceControl({ decl, value, path, onChange, site }: ControlP
                   <Badge variant="outline" color="dark" tt="none">
                     {e.componentId}
                   </Badge>
+                  <Text size="sm">
+                    on <span className="folio-mono">{e.pageId}</span>
+                  </Text>
                   <Badge variant="light" c="dark" color={e.status === 'published' ? 'green' : 'yellow'}>
                     {e.status}
                   </Badge>
                 </>
               ) : (
-                <Text size="sm" ff="monospace">
-                  {id}
+                <Text size="sm" c="dimmed" title={id}>
+                  {chosen.isFetching
+                    ? 'Loading the chosen entry…'
+                    : chosen.isError
+                      ? 'The chosen entry could not be read'
+                      : 'An entry that no longer exists'}
                 </Text>
               )}
               {multiple && problems.at(`${path}[${i}]`).length > 0 && (
