@@ -43,6 +43,7 @@ import {
 import { elementsOf, keysOf, placeOf } from '../lib/places';
 import { ConflictAlert } from './ConflictAlert';
 import { DeleteDialog } from './DeleteDialog';
+import { DraftBackupWarning } from './DraftBackupWarning';
 import { FieldControl } from './FieldControl';
 import { LocaleField } from './LocaleField';
 import { LocaleStatus } from './LocaleStatus';
@@ -468,6 +469,8 @@ export const EntryCard = memo(function EntryCard({
           </ProblemsContext.Provider>
         </RevealContext>
 
+        {/* Above the buttons, not the fields: appearing as text is pasted, it moves nothing typed in. */}
+        <DraftBackupWarning projectId={projectId} entryId={entry.id} locale={locale} />
         <Group>
           <Button
             variant="default"
