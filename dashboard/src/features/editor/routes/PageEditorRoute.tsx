@@ -190,9 +190,13 @@ export function PageEditorRoute() {
           onSource={setSourceChoice}
         />
       )}
-      {dirty.size > 0 && (
+      {/* Always there, its words changing: appearing at the first edit, it moved every form 36 px
+          down, under a pointer on its way to a control (issue 44). */}
+      {ready && (
         <Text size="sm" c="dimmed">
-          Save or publish your changes before publishing the whole page.
+          {dirty.size > 0
+            ? 'Save or publish your changes before publishing the whole page.'
+            : 'All changes on this page are saved.'}
         </Text>
       )}
       {error && (
