@@ -111,8 +111,17 @@ for (const hand of HANDS) {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.type('0930A', { delay: 30 });
     await expect(input).toHaveValue('2026-06-01T09:30');
+    // The year emptied (the browser then has no value): the one before is kept, and the field says so.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft'); // AM/PM, minutes, hours, year
+    await page.keyboard.press('Backspace');
+    await expect(input).toHaveValue('');
+    await expect(card.getByText(/Finish the date and time: .* is kept until then/)).toBeVisible();
+    await screenshot(page, `field-controls-datetime-${hand}`);
+    await page.keyboard.type('2027', { delay: 30 });
+    await expect(input).toHaveValue('2027-06-01T09:30');
+    await expect(card.getByText(/Finish the date and time/)).toHaveCount(0);
     await save(page, card, hand);
-    expect((await stored(site)).startsAt).toBe('2026-06-01T07:30:00Z'); // Paris, summer: UTC+2
+    expect((await stored(site)).startsAt).toBe('2027-06-01T07:30:00Z'); // Paris, summer: UTC+2
   });
 
   test(`by ${hand}: an invalid colour is refused at the field and the stored one is kept`, async ({
@@ -128,6 +137,7 @@ for (const hand of HANDS) {
     await page.keyboard.type('sea blue');
     await expect(card.getByText('Enter a colour such as #1a2b3c')).toBeVisible();
     await expect(card.getByText(/#112233 is kept until then/)).toBeVisible();
+    await expect(card.getByLabel('Accent: picker')).toHaveValue('#112233');
     await screenshot(page, `field-controls-colour-${hand}`);
     // Another field saved meanwhile: the colour is not dropped with it.
     await into(page, card.getByLabel('Title'), hand);

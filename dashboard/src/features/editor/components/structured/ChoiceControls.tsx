@@ -103,7 +103,9 @@ export function DatetimeControl({ decl, value, path, onChange }: ControlProps) {
     } else setUnfinished(true);
   };
   const props = inputProps(decl);
-  const kept = stored ? `${stored.toLocaleString()} is kept until then` : 'the field stays empty until then';
+  const kept = stored
+    ? `${stored.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} is kept until then`
+    : 'the field stays empty until then';
   return (
     <TextInput
       {...props}
@@ -167,7 +169,10 @@ export function ColorControl({ decl, value, path, onChange }: ControlProps) {
             type="color"
             className="folio-color-swatch"
             aria-label={`${props.label}: picker`}
-            value={COLOR.test(text.trim()) ? forPicker(text.trim()) : '#000000'}
+            // The colour the field holds: the one typed, else the one kept (none once emptied).
+            value={forPicker(
+              COLOR.test(text.trim()) ? text.trim() : text.trim() !== '' && kept ? kept : '#000000',
+            )}
             onChange={(e) => typed(e.currentTarget.value)}
           />
           <TextInput
