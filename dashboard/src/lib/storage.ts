@@ -18,10 +18,16 @@ export const storage = {
     }
   },
   set(key: string, value: string): void {
+    // Storage full or disabled: the dashboard still works, it only forgets across reloads.
+    storage.put(key, value);
+  },
+  /** As set, saying whether the value was written: for a copy whose loss the editor must be told of. */
+  put(key: string, value: string): boolean {
     try {
       sessionStorage.setItem(PREFIX + key, value);
+      return true;
     } catch {
-      // Storage full or disabled: the dashboard still works, it only forgets across reloads.
+      return false;
     }
   },
   remove(key: string): void {

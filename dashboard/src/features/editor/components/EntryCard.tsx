@@ -10,6 +10,7 @@ import { type FieldType, isFieldType, jsonRows, misfitOf, toForm } from '../lib/
 import { elementsOf, keysOf, placeOf } from '../lib/places';
 import { ConflictAlert } from './ConflictAlert';
 import { DeleteDialog } from './DeleteDialog';
+import { DraftBackupWarning } from './DraftBackupWarning';
 import { FieldRow } from './FieldRow';
 import { LocaleField } from './LocaleField';
 import { LocaleStatus } from './LocaleStatus';
@@ -257,6 +258,8 @@ export const EntryCard = memo(function EntryCard({
           </ProblemsContext.Provider>
         </RevealContext>
 
+        {/* Above the buttons, not the fields: appearing as text is pasted, it moves nothing typed in. */}
+        <DraftBackupWarning projectId={projectId} entryId={entry.id} locale={locale} />
         <Group>
           <Button
             variant="default"

@@ -1,30 +1,12 @@
-import {
-  Button,
-  Group,
-  Input,
-  JsonInput,
-  Loader,
-  NumberInput,
-  Stack,
-  Switch,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { lazy, Suspense, useId, useState } from 'react';
+import { Input, JsonInput, Loader, NumberInput, Switch, Textarea, TextInput } from '@mantine/core';
+import { lazy, Suspense, useId } from 'react';
 import type { Site } from '../api/entries.api';
-import {
-  type FieldType,
-  type FormValue,
-  imageParts,
-  imageValue,
-  isWireValued,
-  jsonRows,
-} from '../lib/fields';
+import { type FieldType, type FormValue, isWireValued, jsonRows } from '../lib/fields';
+import { ImageControl } from './ImageControl';
 import { type Decl, inputProps } from './structured/decl';
 
 // Loaded on demand: the first screen of the dashboard does not carry an editor it may never show.
 const RichTextEditor = lazy(() => import('./RichTextEditor'));
-const MediaPicker = lazy(() => import('./MediaPicker'));
 // select … blocks: their controls (and the nested forms of objects, lists and blocks) are one chunk.
 const StructuredField = lazy(() => import('./structured/StructuredField'));
 
@@ -55,7 +37,6 @@ export function FieldControl({
   onBlur,
 }: Props) {
   const labelId = useId();
-  const [picking, setPicking] = useState(false);
   const decl: Decl = declaration ?? { key: fieldKey, type };
   const common = { ...inputProps(decl), error, onBlur };
 
@@ -115,48 +96,16 @@ export function FieldControl({
           </Suspense>
         </Input.Wrapper>
       );
-    case 'image': {
-      const image = imageParts(value);
+    case 'image':
       return (
-        <Stack gap={4}>
-          <Group align="flex-end" wrap="nowrap">
-            <TextInput
-              {...common}
-              description={typeof decl.help === 'string' ? decl.help : 'image: a URL or a media id'}
-              value={image.url}
-              onChange={(e) => onChange(imageValue(e.currentTarget.value, image.alt))}
-              style={{ flex: 1 }}
-            />
-            <Button
-              variant="default"
-              onClick={() => setPicking(true)}
-              aria-label={`Choose an image for ${common.label}`}
-            >
-              Choose…
-            </Button>
-            {picking && (
-              <Suspense fallback={null}>
-                <MediaPicker
-                  projectId={projectId}
-                  opened={picking}
-                  onClose={() => setPicking(false)}
-                  onPick={(url) => {
-                    onChange(imageValue(url, image.alt));
-                    setPicking(false);
-                  }}
-                />
-              </Suspense>
-            )}
-          </Group>
-          <TextInput
-            label={`${common.label}: alt text`}
-            description="What the image shows, for people who cannot see it (screen readers, a broken image)"
-            value={image.alt}
-            onChange={(e) => onChange(imageValue(image.url, e.currentTarget.value))}
-          />
-        </Stack>
+        <ImageControl
+          common={common}
+          help={decl.help}
+          projectId={projectId}
+          value={value}
+          onChange={onChange}
+        />
       );
-    }
     case 'url':
       return (
         <TextInput

@@ -91,10 +91,11 @@ export function toForm(type: FieldType, stored: unknown): FormValue {
     case 'richtext':
       return typeof stored === 'string' || isPlainObject(stored) || Array.isArray(stored) ? stored : '';
     case 'image':
-      // An image with alt text is `{ url, alt }` (contract §13: a string, or an object with a `url`).
-      if (isPlainObject(stored) && typeof stored.url === 'string')
-        return { url: stored.url, alt: typeof stored.alt === 'string' ? stored.alt : '' };
-      return typeof stored === 'string' ? stored : '';
+      // A string, or an object with a `url` (contract §13), kept whole: its other keys (`alt`, `width`,
+      // a `mediaId`, …) go back as they came (issue 44: they were dropped to `{ url, alt }`).
+      return typeof stored === 'string' || (isPlainObject(stored) && typeof stored.url === 'string')
+        ? stored
+        : '';
     default:
       return typeof stored === 'string'
         ? stored
@@ -137,9 +138,12 @@ export function toWire(type: FieldType, value: FormValue): Wire {
         : { ok: false, error: 'Enter an http(s), mailto: or tel: address, or a path such as /about' };
     }
     case 'image': {
-      const { url, alt } = imageParts(value);
-      if (url.trim() === '') return { ok: true, value: null };
-      return { ok: true, value: alt.trim() === '' ? url.trim() : { url: url.trim(), alt: alt.trim() } };
+      // The alt text is sent as typed, as a text field's is: trimmed, "Harbour at night " (the space
+      // before the next word) was the stored value again, the edit was dropped as no change, and the
+      // control showed the stored text without its space (issue 44).
+      const url = imageParts(value).url.trim();
+      if (url === '') return { ok: true, value: null };
+      return { ok: true, value: isPlainObject(value) ? { ...value, url } : url };
     }
     case 'richtext':
       return { ok: true, value };
@@ -148,15 +152,30 @@ export function toWire(type: FieldType, value: FormValue): Wire {
   }
 }
 
-/** An image control's address and alt text, from its value (a string, or `{ url, alt }`). */
+/** An image control's address and alt text, from its value (a string, or an object with a `url`). */
 export function imageParts(value: FormValue): { url: string; alt: string } {
   if (isPlainObject(value) && typeof value.url === 'string')
     return { url: value.url, alt: typeof value.alt === 'string' ? value.alt : '' };
   return { url: typeof value === 'string' ? value : '', alt: '' };
 }
 
-/** The image control's value for an address and alt text: the plain address while there is no alt text. */
-export const imageValue = (url: string, alt: string): FormValue => (alt === '' ? url : { url, alt });
+/**
+ * The image control's value once its address or alt text changed. An object keeps its other keys
+ * (`width`, `mediaId`, …) and, its alt text cleared, stays an object without `alt`. A value that was a
+ * bare address when the control opened (`bare`) is one again once its alt text is cleared, so typing
+ * alt text and taking it back is no change. Rejected: a bare address whenever only `url` is left,
+ * which turned `{ url, alt }` into another shape than the one stored.
+ */
+export function imageValue(
+  value: FormValue,
+  change: { url?: string; alt?: string },
+  bare: boolean,
+): FormValue {
+  const { url, alt } = { ...imageParts(value), ...change };
+  const { alt: _, ...rest } = isPlainObject(value) ? value : {};
+  if (alt !== '') return { ...rest, url, alt };
+  return bare && Object.keys(rest).every((k) => k === 'url') ? url : { ...rest, url };
+}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;

@@ -20,6 +20,8 @@ import { UnsavedChangesPrompt } from '../components/UnsavedChangesPrompt';
 import { drafts } from '../lib/drafts';
 import { useEditorLocale } from '../lib/locale-choice';
 
+const PUBLISH_PAGE_HINT = 'Save or publish your changes before publishing the whole page.';
+
 /**
  * A page: its entries in order, each as a form; "Publish page" publishes every draft of it. Beside
  * them, the site's page in the preview pane (src/features/preview): a component clicked there selects
@@ -128,12 +130,26 @@ export function PageEditorRoute() {
   const ready = entries.data && definitions.data;
   return (
     <Stack>
-      <Breadcrumbs>
-        <Anchor component={Link} to={`/p/${projectId}/pages`}>
-          Pages
-        </Anchor>
-        <Text ff="monospace">{pageId}</Text>
-      </Breadcrumbs>
+      <Group justify="space-between" wrap="nowrap">
+        <Breadcrumbs>
+          <Anchor component={Link} to={`/p/${projectId}/pages`}>
+            Pages
+          </Anchor>
+          <Text ff="monospace">{pageId}</Text>
+        </Breadcrumbs>
+        {/* In the breadcrumbs' row, not a line of its own: appearing at the first edit, that line
+            moved every form 36 px down, under a pointer on its way to a control (issue 44). Always
+            laid out (hidden while nothing is unsaved) and kept to one line, so it never moves them. */}
+        <Text
+          size="sm"
+          c="dimmed"
+          truncate="end"
+          title={PUBLISH_PAGE_HINT}
+          style={dirty.size > 0 ? undefined : { visibility: 'hidden' }}
+        >
+          {PUBLISH_PAGE_HINT}
+        </Text>
+      </Group>
       <Group justify="space-between">
         <Title order={1}>
           Page{' '}
@@ -189,11 +205,6 @@ export function PageEditorRoute() {
           source={source}
           onSource={setSourceChoice}
         />
-      )}
-      {dirty.size > 0 && (
-        <Text size="sm" c="dimmed">
-          Save or publish your changes before publishing the whole page.
-        </Text>
       )}
       {error && (
         <Alert color="red" role="alert" title="Could not publish the page">

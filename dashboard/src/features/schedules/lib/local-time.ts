@@ -6,9 +6,13 @@
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** An instant as the input's value, in local time, to the minute. */
+/**
+ * An instant as the input's value, in local time, to the minute. The year in four digits: a year
+ * typed digit by digit passes through 0002, and "2-06-01T09:30" is no value to the input, which then
+ * emptied itself (issue 44).
+ */
 export const toLocalInput = (date: Date): string =>
-  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  `${String(date.getFullYear()).padStart(4, '0')}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 
 /** The instant an input value means in local time, or null when it is not a date and time. */
 export function fromLocalInput(value: string): Date | null {

@@ -3,7 +3,15 @@ import { useState } from 'react';
 import { PartBoundary } from '../../../../components/PartBoundary';
 import { own } from '../../../../lib/own';
 import type { Site } from '../../api/entries.api';
-import { type FieldType, type FormValue, isFieldType, misfitOf, toForm, toWire } from '../../lib/fields';
+import {
+  type FieldType,
+  type FormValue,
+  isFieldType,
+  misfitOf,
+  sameValue,
+  toForm,
+  toWire,
+} from '../../lib/fields';
 import { FieldControl } from '../FieldControl';
 import { MisfitField } from '../MisfitField';
 import {
@@ -142,6 +150,12 @@ function PlainField({ decl, value, path, onChange, site }: Omit<FieldProps, 'dep
   const [form, setForm] = useState<FormValue>(() => toForm(type, value));
   const wire = toWire(type, form);
   const lift = useLift(onChange);
+  // The problems at this path are those of the value handed over. While the field holds another (typed
+  // less than LIFT_AFTER_MS ago, or not valid yet) they are not shown: "is required" under text just
+  // typed is wrong, and its going at the hand-over, on the mousedown of a click on Publish below, moved
+  // the button from under the pointer and the click was lost (issue 44).
+  const problems = useProblems().at(path);
+  const handedOver = wire.ok && sameValue(liftable(wire.value), value);
   return (
     <FieldControl
       fieldKey={decl.key}
@@ -149,14 +163,16 @@ function PlainField({ decl, value, path, onChange, site }: Omit<FieldProps, 'dep
       declaration={decl}
       value={form}
       projectId={site.projectId}
-      error={errorOf(wire.ok ? null : wire.error, useProblems().at(path))}
+      error={errorOf(wire.ok ? null : wire.error, handedOver ? problems : [])}
       onChange={(next) => {
         setForm(next);
         const w = toWire(type, next);
-        if (w.ok)
-          lift.push(w.value === null || w.value === '' || w.value === '<p></p>' ? undefined : w.value);
+        if (w.ok) lift.push(liftable(w.value));
       }}
       onBlur={lift.flush}
     />
   );
 }
+
+/** What a container keeps for a control's wire value: no key at all for an emptied field. */
+const liftable = (v: unknown) => (v === null || v === '' || v === '<p></p>' ? undefined : v);
