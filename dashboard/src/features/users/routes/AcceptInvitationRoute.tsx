@@ -14,6 +14,13 @@ import { useAcceptInvitation } from '../api/users.api';
  * invitation is for another account, "Sign in with another account" puts it back before signing out,
  * so the link survives the switch.
  */
+/**
+ * The token once read, for the page's life: the screen can mount again after the fragment is gone (the
+ * session settling just after a sign-in remounts it), and reading the address bar alone then said "This
+ * link is incomplete" to an invitee who had opened the whole link (a browser test met it under load).
+ */
+let heldToken: string | null = null;
+
 export function AcceptInvitationRoute() {
   const me = useUser();
   const { signOut } = useSession();
@@ -21,8 +28,11 @@ export function AcceptInvitationRoute() {
   const navigate = useNavigate();
   const [token] = useState(() => {
     const found = tokenFromHash(window.location.hash);
-    if (found) window.history.replaceState(null, '', window.location.pathname);
-    return found;
+    if (found) {
+      heldToken = found;
+      window.history.replaceState(null, '', window.location.pathname);
+    }
+    return found ?? heldToken;
   });
   const message = alertOf(accept.error);
   const otherAccount = accept.error instanceof ApiError && accept.error.status === 403;
@@ -31,6 +41,7 @@ export function AcceptInvitationRoute() {
     token &&
     accept.mutate(token, {
       onSuccess: (joined) => {
+        heldToken = null; // used: a later visit of this address without a link must not reuse it
         notifications.show({
           message: `You joined the project as ${joined.role === 'admin' ? 'an admin' : 'an editor'}`,
         });
