@@ -78,6 +78,7 @@ const OPERATION_IDS = [
   'rotateProjectKey',
   'rotateWebhookSecret',
   'saveObjects',
+  'searchEntries',
   'serveMedia',
   'setPassword',
   'streamPageChanges',
