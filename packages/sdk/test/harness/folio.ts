@@ -26,7 +26,8 @@ export async function startFolio(kind: DbKind, env: Record<string, string> = {})
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-sdk-'));
   const database = await createTestDatabase(kind);
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    // Errors only (a 500's stack, which a test's assertion cannot show); FOLIO_TEST_LOG for more.
+    LOG_LEVEL: process.env.FOLIO_TEST_LOG ?? 'error',
     CMS_DATA_DIR: dataDir,
     // Every test makes its own project, from one address.
     CMS_PROJECT_CREATE_LIMIT_PER_HOUR: '100000',
